@@ -1,0 +1,230 @@
+//! A game of any variant behind one object: picks the bitboard width for the variant
+//! and hides it behind a trait object, so callers (CLI, protocols, tests) need not be
+//! generic. Everything inside stays monomorphised per width.
+
+use rayon::prelude::*;
+
+use crate::moves::{Move, MoveList};
+use crate::outcome::Outcome;
+use crate::position::Position;
+use crate::rules::BoardWidth;
+use crate::variant::{all_variants, variant_id, VariantDef};
+
+/// Operations on a position of some width, for dynamic dispatch.
+trait GameOps: Send {
+    fn variant(&self) -> &'static VariantDef;
+    fn fen(&self) -> String;
+    fn legal_moves(&mut self) -> Vec<String>;
+    fn play(&mut self, text: &str) -> Result<(), String>;
+    fn undo(&mut self) -> bool;
+    fn outcome(&mut self) -> Option<Outcome>;
+    fn perft(&mut self, depth: u32, threads: usize) -> u64;
+    fn divide(&mut self, depth: u32, threads: usize) -> Vec<(String, u64)>;
+    fn in_check(&self) -> bool;
+    fn side_to_move(&self) -> usize;
+    fn key(&self) -> u64;
+    fn check_key(&self) -> bool;
+    fn boxed_clone(&self) -> Box<dyn GameOps>;
+}
+
+#[derive(Clone)]
+struct Tracked<B: BoardWidth> {
+    pos: Position<B>,
+    played: Vec<Move>,
+}
+
+impl<B: BoardWidth> Tracked<B> {
+    fn root_moves(&mut self) -> Vec<Move> {
+        let mut list = MoveList::new();
+        self.pos.generate_legal(&mut list);
+        list.as_slice().to_vec()
+    }
+
+    fn count_after(&self, m: Move, depth: u32) -> u64 {
+        let mut p = self.pos.clone();
+        p.make(m);
+        p.perft(depth - 1)
+    }
+}
+
+impl<B: BoardWidth> GameOps for Tracked<B> {
+    fn variant(&self) -> &'static VariantDef {
+        self.pos.rules.def
+    }
+    fn fen(&self) -> String {
+        self.pos.fen()
+    }
+    fn legal_moves(&mut self) -> Vec<String> {
+        self.pos.legal_move_texts()
+    }
+    fn play(&mut self, text: &str) -> Result<(), String> {
+        let m = self.pos.parse_move(text)?;
+        self.pos.make(m);
+        self.played.push(m);
+        Ok(())
+    }
+    fn undo(&mut self) -> bool {
+        match self.played.pop() {
+            Some(m) => {
+                self.pos.unmake(m);
+                true
+            }
+            None => false,
+        }
+    }
+    fn outcome(&mut self) -> Option<Outcome> {
+        self.pos.outcome()
+    }
+    fn perft(&mut self, depth: u32, threads: usize) -> u64 {
+        if threads <= 1 || depth < 3 {
+            return self.pos.perft(depth);
+        }
+        let moves = self.root_moves();
+        let this = &*self;
+        run_in_pool(threads, || {
+            moves.par_iter().map(|&m| this.count_after(m, depth)).sum()
+        })
+    }
+    fn divide(&mut self, depth: u32, threads: usize) -> Vec<(String, u64)> {
+        let moves = self.root_moves();
+        let this = &*self;
+        let counts: Vec<u64> = if depth == 0 {
+            vec![1; moves.len()]
+        } else if threads <= 1 {
+            moves.iter().map(|&m| this.count_after(m, depth)).collect()
+        } else {
+            run_in_pool(threads, || {
+                moves
+                    .par_iter()
+                    .map(|&m| this.count_after(m, depth))
+                    .collect()
+            })
+        };
+        let mut out: Vec<(String, u64)> = moves
+            .iter()
+            .zip(counts)
+            .map(|(&m, n)| (self.pos.move_text(m), n))
+            .collect();
+        out.sort();
+        out
+    }
+    fn in_check(&self) -> bool {
+        self.pos.in_check()
+    }
+    fn side_to_move(&self) -> usize {
+        self.pos.side()
+    }
+    fn key(&self) -> u64 {
+        self.pos.key()
+    }
+    fn check_key(&self) -> bool {
+        self.pos.key() == self.pos.key_from_scratch()
+    }
+    fn boxed_clone(&self) -> Box<dyn GameOps> {
+        Box::new(self.clone())
+    }
+}
+
+fn run_in_pool<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
+    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool.install(work),
+        Err(_) => work(),
+    }
+}
+
+/// A game of any variant: a position plus the moves played from its setup.
+pub struct Game {
+    inner: Box<dyn GameOps>,
+}
+
+impl Clone for Game {
+    fn clone(&self) -> Self {
+        Game {
+            inner: self.inner.boxed_clone(),
+        }
+    }
+}
+
+impl Game {
+    /// A game of `variant` from `fen` (or the variant's start position).
+    pub fn new(variant: &str, fen: Option<&str>) -> Result<Game, String> {
+        let id = variant_id(variant).ok_or_else(|| format!("unknown variant '{variant}'"))?;
+        let def = &all_variants()[id];
+        let fen = fen.unwrap_or(def.start_fen);
+        let inner: Box<dyn GameOps> = if def.geometry.squares() <= 64 {
+            Box::new(Tracked {
+                pos: Position::<u64>::from_fen(u64::rules(id), fen)?,
+                played: Vec::new(),
+            })
+        } else {
+            Box::new(Tracked {
+                pos: Position::<u128>::from_fen(u128::rules(id), fen)?,
+                played: Vec::new(),
+            })
+        };
+        Ok(Game { inner })
+    }
+
+    /// The variant's data.
+    pub fn variant(&self) -> &'static VariantDef {
+        self.inner.variant()
+    }
+    /// The position as FEN.
+    pub fn fen(&self) -> String {
+        self.inner.fen()
+    }
+    /// Every legal move in coordinate notation, sorted by byte order.
+    pub fn legal_moves(&mut self) -> Vec<String> {
+        self.inner.legal_moves()
+    }
+    /// Plays a move given in coordinate notation; an error leaves the game unchanged.
+    pub fn play(&mut self, text: &str) -> Result<(), String> {
+        self.inner.play(text)
+    }
+    /// Plays several space-separated moves; stops at the first bad one, naming it.
+    pub fn play_all(&mut self, moves: &str) -> Result<(), String> {
+        for m in moves.split_whitespace() {
+            self.play(m)?;
+        }
+        Ok(())
+    }
+    /// Takes back the last move; false when there is none.
+    pub fn undo(&mut self) -> bool {
+        self.inner.undo()
+    }
+    /// The result if the game has ended.
+    pub fn outcome(&mut self) -> Option<Outcome> {
+        self.inner.outcome()
+    }
+    /// `*` while the game goes on, otherwise e.g. `1-0 {White mates}`.
+    pub fn result_line(&mut self) -> String {
+        match self.outcome() {
+            Some(o) => o.line(),
+            None => "*".to_string(),
+        }
+    }
+    /// Leaf count `depth` plies deep, using `threads` worker threads.
+    pub fn perft(&mut self, depth: u32, threads: usize) -> u64 {
+        self.inner.perft(depth, threads)
+    }
+    /// Leaf counts per root move, sorted by move text.
+    pub fn divide(&mut self, depth: u32, threads: usize) -> Vec<(String, u64)> {
+        self.inner.divide(depth, threads)
+    }
+    /// True when the side to move is in check.
+    pub fn in_check(&self) -> bool {
+        self.inner.in_check()
+    }
+    /// 0 when White is to move, 1 for Black.
+    pub fn side_to_move(&self) -> usize {
+        self.inner.side_to_move()
+    }
+    /// The Zobrist key of the position.
+    pub fn key(&self) -> u64 {
+        self.inner.key()
+    }
+    /// True when the incrementally kept key equals a key computed from scratch.
+    pub fn key_is_consistent(&self) -> bool {
+        self.inner.check_key()
+    }
+}

@@ -1,0 +1,18 @@
+//! sako: a chess-variant engine. The library holds the rules core (geometry, pieces,
+//! variants, positions, move generation, game end) and everything built on it; the
+//! `sako` binary is a thin command-line front end.
+
+pub mod bitboard;
+pub mod game;
+pub mod geometry;
+pub mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod outcome;
+pub mod piece;
+pub mod position;
+pub mod rules;
+pub mod variant;
+pub mod zobrist;
+
+pub use game::Game;

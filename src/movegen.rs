@@ -1,0 +1,362 @@
+//! Move generation: pseudo-legal moves from the compiled tables, then a legality filter
+//! that uses pins and checkers where the variant allows it and otherwise tries the move.
+//! Drops (Historia's deployment) are a generation phase of their own.
+
+use crate::geometry::NO_SQUARE;
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::position::{piece_code, piece_color, Position, NO_PIECE};
+use crate::rules::BoardWidth;
+
+impl<B: BoardWidth> Position<B> {
+    /// Adds every pseudo-legal move (or only captures and promotions) to `list`.
+    pub fn generate_pseudo(&self, list: &mut MoveList, captures_only: bool) {
+        let r = self.rules;
+        let us = self.side();
+        if r.must_drop && !self.hand_is_empty(us) && r.drop_zone[us].any() {
+            if !captures_only {
+                self.generate_drops(list);
+            }
+            return;
+        }
+        let them = us ^ 1;
+        let own = self.pieces_of_color(us);
+        let enemy = self.pieces_of_color(them);
+        let occ = own | enemy;
+        let empty = !occ & r.board;
+        let field = self.field_of(them);
+        let quiet_mask = if captures_only { B::EMPTY } else { empty };
+        let gating = r.gate.filter(|&g| self.in_hand(us, g) > 0);
+
+        for t in 0..r.types {
+            let pieces = self.pieces(us, t);
+            if pieces.is_empty() {
+                continue;
+            }
+            let is_pawn = Some(t) == r.pawn;
+            let dirs = r.rider_dirs[t];
+            for from in pieces.squares() {
+                let mut targets = (r.quiet_leaps(us, t, from) & quiet_mask)
+                    | (r.capture_leaps(us, t, from) & enemy);
+                if dirs != 0 {
+                    let slides = if field.is_empty() {
+                        r.slide(from, occ, dirs)
+                    } else if field.has(from) {
+                        r.slide(from, occ | field, dirs) & r.neighbours[from]
+                    } else {
+                        r.slide(from, occ | field, dirs)
+                    };
+                    targets |= slides & (enemy | quiet_mask);
+                }
+                for pm in r.path_moves(us, t, from) {
+                    if (pm.path & occ).any() {
+                        continue;
+                    }
+                    if field.any() && (field.has(from) || (pm.path & field).any()) {
+                        continue;
+                    }
+                    if enemy.has(pm.to) {
+                        if pm.capture {
+                            targets |= B::square(pm.to);
+                        }
+                    } else if pm.quiet && quiet_mask.has(pm.to) {
+                        targets |= B::square(pm.to);
+                    }
+                }
+                if is_pawn {
+                    self.add_pawn_moves(list, from, targets, captures_only);
+                    continue;
+                }
+                if t == r.king {
+                    if let Some(g) = gating {
+                        for to in targets.squares() {
+                            list.push(Move::new(from, to, MoveKind::Gate, g));
+                        }
+                        continue;
+                    }
+                }
+                for to in targets.squares() {
+                    list.push(Move::new(from, to, MoveKind::Normal, 0));
+                }
+            }
+        }
+        if !captures_only {
+            self.generate_castling(list);
+            self.generate_king_leaps(list);
+            if !r.must_drop && r.drop_zone[us].any() && !self.hand_is_empty(us) {
+                self.generate_drops(list);
+            }
+        }
+    }
+
+    fn add_pawn_moves(&self, list: &mut MoveList, from: usize, targets: B, captures_only: bool) {
+        let r = self.rules;
+        let us = self.side();
+        let p = r.pawn.unwrap_or(0);
+        let zone = r.promotion_zone[us];
+        for to in targets.squares() {
+            if zone.has(to) {
+                self.add_promotions(list, from, to);
+            } else if !captures_only || self.piece_on(to) != NO_PIECE {
+                list.push(Move::new(from, to, MoveKind::Normal, 0));
+            }
+        }
+        if !captures_only && r.pawn_initial[us].has(from) {
+            let occ = self.occupied();
+            for pm in r.initial_moves(us, p, from) {
+                if (pm.path & occ).is_empty() && !occ.has(pm.to) && pm.quiet {
+                    if zone.has(pm.to) {
+                        self.add_promotions(list, from, pm.to);
+                    } else {
+                        list.push(Move::new(from, pm.to, MoveKind::Initial, 0));
+                    }
+                }
+            }
+        }
+        let ep = self.state().ep;
+        if ep != NO_SQUARE {
+            let ep_targets = r.capture_leaps(us, p, from) & !r.quiet_leaps(us, p, from);
+            if ep_targets.has(ep) {
+                list.push(Move::new(from, ep, MoveKind::EnPassant, 0));
+            }
+        }
+    }
+
+    fn add_promotions(&self, list: &mut MoveList, from: usize, to: usize) {
+        let r = self.rules;
+        let us = self.side();
+        for &t in &r.promo_always {
+            list.push(Move::new(from, to, MoveKind::Promotion, t));
+        }
+        for &t in &r.promo_pool {
+            if self.in_hand(us, t) > 0 && !r.promo_always.contains(&t) {
+                list.push(Move::new(from, to, MoveKind::Promotion, t));
+            }
+        }
+    }
+
+    fn generate_castling(&self, list: &mut MoveList) {
+        let r = self.rules;
+        let us = self.side();
+        let rights = self.state().rights;
+        if r.castling.is_empty() || rights == 0 || self.in_check() {
+            return;
+        }
+        let occ = self.occupied();
+        for (i, c) in r.castling.iter().enumerate() {
+            if c.color != us || rights & c.bit == 0 {
+                continue;
+            }
+            if self.piece_on(c.king_from) != piece_code(us, r.king)
+                || self.piece_on(c.partner_from) != piece_code(us, c.partner_type)
+                || (c.empty & occ).any()
+            {
+                continue;
+            }
+            if c.safe.squares().any(|s| self.is_attacked(s, us ^ 1)) {
+                continue;
+            }
+            list.push(Move::new(c.king_from, c.king_to, MoveKind::Castle, i));
+        }
+    }
+
+    fn generate_king_leaps(&self, list: &mut MoveList) {
+        let r = self.rules;
+        let us = self.side();
+        let Some(kl) = &r.king_leap else {
+            return;
+        };
+        let rule = kl[us];
+        if self.state().rights & (1 << us) == 0
+            || self.king_square(us) != rule.from
+            || self.in_check()
+        {
+            return;
+        }
+        for (to, over) in rule.leaps {
+            let over_piece = self.piece_on(over);
+            if self.piece_on(to) != NO_PIECE
+                || (over_piece != NO_PIECE && piece_color(over_piece) != us)
+                || self.is_attacked(over, us ^ 1)
+            {
+                continue;
+            }
+            list.push(Move::new(rule.from, to, MoveKind::Normal, 0));
+        }
+    }
+
+    fn generate_drops(&self, list: &mut MoveList) {
+        let r = self.rules;
+        let us = self.side();
+        let zone = r.drop_zone[us] & !self.occupied();
+        let Some(bt) = r.bishop_rule else {
+            for t in 0..r.types {
+                if self.in_hand(us, t) > 0 {
+                    for to in zone.squares() {
+                        list.push(Move::new(to, to, MoveKind::Drop, t));
+                    }
+                }
+            }
+            return;
+        };
+        // Historia's bishop rule, decided by counts over the zone's empty squares.
+        let dark_empty = (zone & r.dark).count() as i32;
+        let light_empty = (zone & !r.dark).count() as i32;
+        let bishops_in_hand = self.in_hand(us, bt);
+        let on_board = self.pieces(us, bt);
+        let bishop_on_dark = (on_board & r.dark).any();
+        let bishop_on_light = (on_board & !r.dark).any();
+        for t in 0..r.types {
+            if self.in_hand(us, t) == 0 {
+                continue;
+            }
+            for to in zone.squares() {
+                let to_dark = r.dark.has(to);
+                let dark_after = dark_empty - to_dark as i32;
+                let light_after = light_empty - (!to_dark) as i32;
+                let ok = if t == bt {
+                    let same_colour_taken = if to_dark {
+                        bishop_on_dark
+                    } else {
+                        bishop_on_light
+                    };
+                    let opposite_left = if to_dark { light_after } else { dark_after };
+                    !same_colour_taken && (bishops_in_hand < 2 || opposite_left >= 1)
+                } else {
+                    match bishops_in_hand {
+                        0 => true,
+                        1 => match (bishop_on_dark, bishop_on_light) {
+                            (true, false) => light_after >= 1,
+                            (false, true) => dark_after >= 1,
+                            _ => true,
+                        },
+                        _ => dark_after >= 1 && light_after >= 1,
+                    }
+                };
+                if ok {
+                    list.push(Move::new(to, to, MoveKind::Drop, t));
+                }
+            }
+        }
+    }
+
+    /// Own pieces pinned to the king by enemy sliders (only meaningful for variants with
+    /// simple legality).
+    fn pinned(&self) -> B {
+        let r = self.rules;
+        let us = self.side();
+        let k = self.king_square(us);
+        let mut pinned = B::EMPTY;
+        if k == NO_SQUARE {
+            return pinned;
+        }
+        let them = us ^ 1;
+        let mut orth = B::EMPTY;
+        for &t in &r.orth_riders {
+            orth |= self.pieces(them, t);
+        }
+        let mut diag = B::EMPTY;
+        for &t in &r.diag_riders {
+            diag |= self.pieces(them, t);
+        }
+        let snipers = (r.slide(k, B::EMPTY, crate::geometry::ORTHOGONAL) & orth)
+            | (r.slide(k, B::EMPTY, crate::geometry::DIAGONAL) & diag);
+        let occ = self.occupied();
+        let own = self.pieces_of_color(us);
+        for s in snipers.squares() {
+            let b = r.between(k, s) & occ;
+            if b.any() && !b.more_than_one() && (b & own).any() {
+                pinned |= b;
+            }
+        }
+        pinned
+    }
+
+    /// True when the pseudo-legal move `m` does not leave the mover's king attacked.
+    fn is_legal_with(&mut self, m: Move, pinned: B) -> bool {
+        let r = self.rules;
+        let us = self.side();
+        let k = self.king_square(us);
+        let kind = m.kind();
+        if k == NO_SQUARE && kind != MoveKind::Drop {
+            return true;
+        }
+        if kind == MoveKind::Drop {
+            if (k == NO_SQUARE || !self.in_check()) && r.field.is_none() {
+                return true;
+            }
+            return self.legal_by_trying(m);
+        }
+        if !r.simple_legality
+            || matches!(
+                kind,
+                MoveKind::EnPassant | MoveKind::Castle | MoveKind::Gate
+            )
+        {
+            return self.legal_by_trying(m);
+        }
+        let from = m.from();
+        let to = m.to();
+        if from == k {
+            let occ = self.occupied() ^ B::square(from);
+            return self.attackers(to, occ, us ^ 1).is_empty();
+        }
+        let checkers = self.checkers();
+        if checkers.any() {
+            if checkers.more_than_one() {
+                return false;
+            }
+            let c = checkers.lsb();
+            if !(r.between(k, c) | B::square(c)).has(to) {
+                return false;
+            }
+        }
+        !pinned.has(from) || r.line(k, from).has(to)
+    }
+
+    fn legal_by_trying(&mut self, m: Move) -> bool {
+        self.make(m);
+        let ok = !self.mover_in_check();
+        self.unmake(m);
+        ok
+    }
+
+    /// Adds every legal move to `list`.
+    pub fn generate_legal(&mut self, list: &mut MoveList) {
+        self.generate_pseudo(list, false);
+        let pinned = if self.rules.simple_legality {
+            self.pinned()
+        } else {
+            B::EMPTY
+        };
+        list.retain(|m| self.is_legal_with(m, pinned));
+    }
+
+    /// True when the pseudo-legal move `m` is legal.
+    pub fn is_legal(&mut self, m: Move) -> bool {
+        let pinned = if self.rules.simple_legality {
+            self.pinned()
+        } else {
+            B::EMPTY
+        };
+        self.is_legal_with(m, pinned)
+    }
+
+    /// Number of leaf nodes `depth` plies deep (bulk-counted at the last ply).
+    pub fn perft(&mut self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut list = MoveList::new();
+        self.generate_legal(&mut list);
+        if depth == 1 {
+            return list.len() as u64;
+        }
+        let mut total = 0;
+        for &m in list.as_slice() {
+            self.make(m);
+            total += self.perft(depth - 1);
+            self.unmake(m);
+        }
+        total
+    }
+}

@@ -1,0 +1,124 @@
+//! Move text in the engine's coordinate notation: `e2e4`, promotions `e7e8q`, drops
+//! `E@b1` (uppercase for both colours), gating `e1f2h`, castling as the king's move.
+
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::position::Position;
+use crate::rules::BoardWidth;
+
+impl<B: BoardWidth> Position<B> {
+    /// The coordinate text of `m`.
+    pub fn move_text(&self, m: Move) -> String {
+        let r = self.rules;
+        let g = r.geo;
+        match m.kind() {
+            MoveKind::Drop => format!("{}@{}", r.letters[m.piece()], g.name(m.to())),
+            MoveKind::Promotion | MoveKind::Gate => format!(
+                "{}{}{}",
+                g.name(m.from()),
+                g.name(m.to()),
+                r.letters[m.piece()].to_ascii_lowercase()
+            ),
+            _ => format!("{}{}", g.name(m.from()), g.name(m.to())),
+        }
+    }
+
+    /// Every legal move's text, sorted by byte order.
+    pub fn legal_move_texts(&mut self) -> Vec<String> {
+        let mut list = MoveList::new();
+        self.generate_legal(&mut list);
+        let mut out: Vec<String> = list.as_slice().iter().map(|&m| self.move_text(m)).collect();
+        out.sort();
+        out
+    }
+
+    /// Finds the legal move written `text`. Accepts lowercase drop letters, a gating move
+    /// without its suffix (the gate is compulsory), and a promotion without suffix where
+    /// the variant has exactly one piece that is always available (Great Shatranj's
+    /// Soldier, Shatar's Berse).
+    pub fn parse_move(&mut self, text: &str) -> Result<Move, String> {
+        let text = text.trim();
+        if text.is_empty() || text.len() > 8 || !text.is_ascii() {
+            return Err(format!("unparsable move '{text}'"));
+        }
+        let normalized = match text.find('@') {
+            Some(1) => {
+                let mut s = text[..1].to_ascii_uppercase();
+                s += &text[1..];
+                s
+            }
+            _ => text.to_string(),
+        };
+        if !self.looks_like_move(&normalized) {
+            return Err(format!("unparsable move '{text}'"));
+        }
+        let mut list = MoveList::new();
+        self.generate_legal(&mut list);
+        let mut suffix_free = None;
+        let mut count_suffix_free = 0;
+        for &m in list.as_slice() {
+            let t = self.move_text(m);
+            if t == normalized {
+                return Ok(m);
+            }
+            let plain = format!(
+                "{}{}",
+                self.rules.geo.name(m.from()),
+                self.rules.geo.name(m.to())
+            );
+            if plain == normalized {
+                let accept = match m.kind() {
+                    MoveKind::Gate => true,
+                    MoveKind::Promotion => {
+                        self.rules.promo_always.len() == 1
+                            && self.rules.promo_always[0] == m.piece()
+                    }
+                    _ => false,
+                };
+                if accept {
+                    suffix_free = Some(m);
+                    count_suffix_free += 1;
+                }
+            }
+        }
+        match (suffix_free, count_suffix_free) {
+            (Some(m), 1) => Ok(m),
+            _ => Err(format!("illegal move '{text}'")),
+        }
+    }
+
+    /// True when `text` has the shape of a move on this board (squares on the board,
+    /// a known piece letter), whether or not it is legal.
+    fn looks_like_move(&self, text: &str) -> bool {
+        let g = self.rules.geo;
+        if let Some((piece, square)) = text.split_once('@') {
+            let mut chars = piece.chars();
+            return matches!((chars.next(), chars.next()), (Some(c), None) if self.rules.type_of_letter(c).is_some())
+                && g.parse_square(square).is_some();
+        }
+        // from-square, to-square, optional suffix letter
+        let bytes = text.as_bytes();
+        let split_square = |s: &str| -> Option<(usize, usize)> {
+            // returns (square, length consumed)
+            for len in [3, 2] {
+                if s.len() >= len && s.is_char_boundary(len) {
+                    if let Some(sq) = g.parse_square(&s[..len]) {
+                        return Some((sq, len));
+                    }
+                }
+            }
+            None
+        };
+        let Some((_, a)) = split_square(text) else {
+            return false;
+        };
+        let Some((_, b)) = split_square(&text[a..]) else {
+            return false;
+        };
+        let rest = &bytes[a + b..];
+        match rest {
+            [] => true,
+            [c] => self.rules.type_of_letter(*c as char).is_some(),
+            _ => false,
+        }
+    }
+}
