@@ -79,13 +79,13 @@ impl Geometry {
     pub fn has_diagonals(&self, sq: Square) -> bool {
         match self.topology {
             Topology::Full => true,
-            Topology::Alquerque => (self.file(sq) + self.rank(sq)) % 2 == 0,
+            Topology::Alquerque => (self.file(sq) + self.rank(sq)).is_multiple_of(2),
         }
     }
 
     /// True for dark squares (a1 is dark).
     pub fn is_dark(&self, sq: Square) -> bool {
-        (self.file(sq) + self.rank(sq)) % 2 == 0
+        (self.file(sq) + self.rank(sq)).is_multiple_of(2)
     }
 
     /// The name of `sq`, e.g. `e4` or `j8`.

@@ -4,7 +4,7 @@
 
 use crate::geometry::NO_SQUARE;
 use crate::moves::{Move, MoveKind, MoveList};
-use crate::position::{piece_code, piece_color, Position, NO_PIECE};
+use crate::position::{piece_code, piece_color, piece_type, Position, NO_PIECE};
 use crate::rules::BoardWidth;
 
 impl<B: BoardWidth> Position<B> {
@@ -61,6 +61,10 @@ impl<B: BoardWidth> Position<B> {
                     } else if pm.quiet && quiet_mask.has(pm.to) {
                         targets |= B::square(pm.to);
                     }
+                }
+                if !r.gives_check[t] {
+                    // A piece that never attacks a king never captures one either.
+                    targets &= !self.pieces(them, r.king);
                 }
                 if is_pawn {
                     self.add_pawn_moves(list, from, targets, captures_only);
@@ -306,7 +310,12 @@ impl<B: BoardWidth> Position<B> {
                 return false;
             }
             let c = checkers.lsb();
-            if !(r.between(k, c) | B::square(c)).has(to) {
+            // Blocking helps only against a check along a line; a leap's check (even
+            // an aligned one, like a dabbaba's) can only be answered by capturing.
+            let dirs = r.rider_dirs[piece_type(self.piece_on(c))];
+            let by_slide = dirs != 0 && r.slide(k, self.occupied(), dirs).has(c);
+            let block = if by_slide { r.between(k, c) } else { B::EMPTY };
+            if !(block | B::square(c)).has(to) {
                 return false;
             }
         }
@@ -358,5 +367,69 @@ impl<B: BoardWidth> Position<B> {
             self.unmake(m);
         }
         total
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::all_variants;
+
+    /// Plays random games in every variant and checks, at every position, that the fast
+    /// legality filter agrees with trying each pseudo-legal move on the board, that
+    /// unmake restores the position exactly, and that the incremental key is right.
+    fn self_consistency<B: BoardWidth>(id: usize, games: usize, seed: u64) {
+        let rules = B::rules(id);
+        let mut state = seed;
+        let mut rnd = move |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        for _ in 0..games {
+            let mut pos = Position::<B>::from_fen(rules, rules.def.start_fen).unwrap();
+            for _ in 0..160 {
+                let mut legal = MoveList::new();
+                pos.generate_legal(&mut legal);
+                let mut pseudo = MoveList::new();
+                pos.generate_pseudo(&mut pseudo, false);
+                let fen = pos.fen();
+                let mut tried: Vec<Move> = Vec::new();
+                for &m in pseudo.as_slice() {
+                    if pos.legal_by_trying(m) {
+                        tried.push(m);
+                    }
+                    assert_eq!(pos.fen(), fen, "make/unmake of {m:?} changed the position");
+                }
+                let mut fast: Vec<Move> = legal.as_slice().to_vec();
+                fast.sort_by_key(|m| m.0);
+                tried.sort_by_key(|m| m.0);
+                assert_eq!(fast, tried, "{}: legality differs at {fen}", rules.def.name);
+                assert_eq!(pos.key(), pos.key_from_scratch(), "key drift at {fen}");
+                // Captures-only generation is a subset of all pseudo-legal moves.
+                let mut caps = MoveList::new();
+                pos.generate_pseudo(&mut caps, true);
+                for m in caps.as_slice() {
+                    assert!(pseudo.as_slice().contains(m));
+                }
+                if legal.is_empty() {
+                    break;
+                }
+                let m = legal.as_slice()[rnd(legal.len())];
+                pos.make(m);
+            }
+        }
+    }
+
+    #[test]
+    fn fast_legality_agrees_with_trying_every_move() {
+        for (id, v) in all_variants().iter().enumerate() {
+            if v.geometry.squares() <= 64 {
+                self_consistency::<u64>(id, 30, 0x1234 + id as u64);
+            } else {
+                self_consistency::<u128>(id, 30, 0x1234 + id as u64);
+            }
+        }
     }
 }

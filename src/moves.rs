@@ -84,7 +84,7 @@ impl std::fmt::Debug for Move {
 }
 
 /// Room for the largest move list any of our games produces.
-pub const MAX_MOVES: usize = 512;
+pub const MAX_MOVES: usize = 1024;
 
 /// A move list on the stack.
 pub struct MoveList {
@@ -110,7 +110,8 @@ impl MoveList {
     /// Appends a move.
     #[inline(always)]
     pub fn push(&mut self, m: Move) {
-        debug_assert!(self.len < MAX_MOVES);
+        // FEN validation bounds the pieces per side, so the list cannot overflow; the
+        // check only keeps a bug from becoming memory corruption.
         if self.len < MAX_MOVES {
             self.moves[self.len] = m;
             self.len += 1;

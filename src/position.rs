@@ -188,18 +188,10 @@ impl<B: BoardWidth> Position<B> {
         self.hand[c][t] = n;
     }
 
-    /// Pawn capture targets that allow taking en passant onto `sq` for colour `c`'s pawns:
-    /// the squares from which a `c` pawn could capture diagonally onto `sq`.
+    /// Squares from which colour `c`'s pawns could capture en passant onto `sq`.
     #[inline(always)]
     fn ep_capturers(&self, c: usize, sq: Square) -> B {
-        match self.rules.pawn {
-            // A c-pawn on s captures onto sq by a capture-only step exactly when an
-            // opposite-coloured pawn on sq would capture onto s (the moves are symmetric).
-            Some(p) => {
-                self.rules.capture_leaps(c ^ 1, p, sq) & !self.rules.quiet_leaps(c ^ 1, p, sq)
-            }
-            None => B::EMPTY,
-        }
+        self.rules.ep_sources(c, sq)
     }
 
     /// Plays `m`, which must be legal (or at least pseudo-legal for make/test).
@@ -417,14 +409,13 @@ impl<B: BoardWidth> Position<B> {
     pub fn attackers(&self, sq: Square, occ: B, by: usize) -> B {
         let r = self.rules;
         let theirs = self.by_color[by] & occ;
-        let reverse = by ^ 1;
         let mut att = B::EMPTY;
-        for &t in &r.leap_attackers {
+        for &t in &r.leaper_types {
             if r.gives_check[t] {
-                att |= r.capture_leaps(reverse, t, sq) & self.by_type[t];
+                att |= r.leap_attackers(by, t, sq) & self.by_type[t];
             }
         }
-        for &t in &r.path_attackers {
+        for &t in &r.lame_types {
             if !r.gives_check[t] {
                 continue;
             }
@@ -432,8 +423,8 @@ impl<B: BoardWidth> Position<B> {
             if mine.is_empty() {
                 continue;
             }
-            for pm in r.path_moves(reverse, t, sq) {
-                if pm.capture && mine.has(pm.to) && (pm.path & occ).is_empty() {
+            for pm in r.attack_paths(by, t, sq) {
+                if mine.has(pm.to) && (pm.path & occ).is_empty() {
                     att |= B::square(pm.to);
                 }
             }
@@ -636,6 +627,11 @@ impl<B: BoardWidth> Position<B> {
             }
         }
         for (c, name) in [(WHITE, "White"), (BLACK, "Black")] {
+            let total = pos.by_color[c].count() as usize
+                + pos.hand[c].iter().map(|&n| n as usize).sum::<usize>();
+            if total > 2 * geo.files + 2 {
+                return Err(format!("{name} has too many pieces ({total})"));
+            }
             if kings[c] != 1 {
                 return Err(format!(
                     "{name} must have exactly one king (has {})",

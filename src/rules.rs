@@ -85,6 +85,10 @@ pub struct Rules<B> {
     paths: Vec<PathMove<B>>,
     path_span: Vec<(u32, u32)>,
     initial_span: Vec<(u32, u32)>,
+    attackers_by_leap: Vec<B>,
+    attack_paths: Vec<PathMove<B>>,
+    attack_path_span: Vec<(u32, u32)>,
+    ep_sources: Vec<B>,
     /// Unlimited slide directions per type (bits index [`DIRECTIONS`]).
     pub rider_dirs: [u8; MAX_TYPES],
     rays: Vec<B>,
@@ -94,9 +98,9 @@ pub struct Rules<B> {
     between: Vec<B>,
     line: Vec<B>,
     /// Types that can attack by a leap or a one-step move.
-    pub leap_attackers: Vec<PieceType>,
+    pub leaper_types: Vec<PieceType>,
     /// Types that can attack along a path that can be blocked.
-    pub path_attackers: Vec<PieceType>,
+    pub lame_types: Vec<PieceType>,
     /// Types that ride orthogonally / diagonally.
     pub orth_riders: Vec<PieceType>,
     /// Types that ride diagonally.
@@ -170,6 +174,28 @@ impl<B: Bitboard> Rules<B> {
     pub fn initial_moves(&self, color: usize, t: PieceType, sq: Square) -> &[PathMove<B>] {
         let (a, b) = self.initial_span[Self::idx(color, t, sq)];
         &self.paths[a as usize..b as usize]
+    }
+
+    /// Squares from which a `color` piece of type `t` captures on `sq` by a leap or step.
+    /// (Computed by reversing the move tables, so point-dependent pieces are exact.)
+    #[inline(always)]
+    pub fn leap_attackers(&self, color: usize, t: PieceType, sq: Square) -> B {
+        self.attackers_by_leap[Self::idx(color, t, sq)]
+    }
+
+    /// Capturing path moves of a `color` piece of type `t` that end on `sq`; in each
+    /// entry `to` is the square the piece starts from.
+    #[inline(always)]
+    pub fn attack_paths(&self, color: usize, t: PieceType, sq: Square) -> &[PathMove<B>] {
+        let (a, b) = self.attack_path_span[Self::idx(color, t, sq)];
+        &self.attack_paths[a as usize..b as usize]
+    }
+
+    /// Squares from which a `color` pawn could capture en passant onto `sq` (its
+    /// capture-only steps).
+    #[inline(always)]
+    pub fn ep_sources(&self, color: usize, sq: Square) -> B {
+        self.ep_sources[color * MAX_SQUARES + sq]
     }
 
     /// The full ray from `sq` in direction `dir` on an empty board.
@@ -362,6 +388,43 @@ fn compile<B: Bitboard>(id: usize) -> Result<Rules<B>, String> {
         }
     }
 
+    // Reverse tables: who attacks a square from where.
+    let mut attackers_by_leap = vec![B::EMPTY; table];
+    let mut reverse: Vec<Vec<PathMove<B>>> = vec![Vec::new(); table];
+    let mut ep_sources = vec![B::EMPTY; 2 * MAX_SQUARES];
+    let pawn_type = def.pieces.iter().position(|p| p.pawn);
+    for color in 0..2 {
+        for t in 0..types {
+            for from in 0..n {
+                let i = Rules::<B>::idx(color, t, from);
+                for to in capture[i].squares() {
+                    attackers_by_leap[Rules::<B>::idx(color, t, to)] |= B::square(from);
+                    if Some(t) == pawn_type && !quiet[i].has(to) {
+                        ep_sources[color * MAX_SQUARES + to] |= B::square(from);
+                    }
+                }
+                let (a, b) = path_span[i];
+                for pm in &paths[a as usize..b as usize] {
+                    if pm.capture {
+                        reverse[Rules::<B>::idx(color, t, pm.to)].push(PathMove {
+                            to: from,
+                            path: pm.path,
+                            quiet: false,
+                            capture: true,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    let mut attack_paths = Vec::new();
+    let mut attack_path_span = vec![(0u32, 0u32); table];
+    for (i, list) in reverse.into_iter().enumerate() {
+        let start = attack_paths.len() as u32;
+        attack_paths.extend(list);
+        attack_path_span[i] = (start, attack_paths.len() as u32);
+    }
+
     // Rays and their orientation.
     let mut rays = vec![B::EMPTY; 8 * MAX_SQUARES];
     let mut ray_positive = [false; 8];
@@ -439,8 +502,8 @@ fn compile<B: Bitboard>(id: usize) -> Result<Rules<B>, String> {
         }
     }
 
-    let mut leap_attackers = Vec::new();
-    let mut path_attackers = Vec::new();
+    let mut leaper_types = Vec::new();
+    let mut lame_types = Vec::new();
     let mut orth_riders = Vec::new();
     let mut diag_riders = Vec::new();
     let mut gives_check = [false; MAX_TYPES];
@@ -457,10 +520,10 @@ fn compile<B: Bitboard>(id: usize) -> Result<Rules<B>, String> {
             }
         }
         if leaps {
-            leap_attackers.push(t);
+            leaper_types.push(t);
         }
         if lame {
-            path_attackers.push(t);
+            lame_types.push(t);
         }
         if rider_dirs[t] & crate::geometry::ORTHOGONAL != 0 {
             orth_riders.push(t);
@@ -574,9 +637,9 @@ fn compile<B: Bitboard>(id: usize) -> Result<Rules<B>, String> {
     let mut must_drop = false;
     let mut bishop_rule = None;
     if let Some(d) = &def.drops {
-        for color in 0..2 {
-            for s in d.zones[color] {
-                drop_zone[color] |= B::square(sq(s)?);
+        for (zone, names) in drop_zone.iter_mut().zip(d.zones.iter()) {
+            for s in names.iter() {
+                *zone |= B::square(sq(s)?);
             }
         }
         must_drop = d.must_drop;
@@ -593,7 +656,7 @@ fn compile<B: Bitboard>(id: usize) -> Result<Rules<B>, String> {
         forbidden_sole_mater = Some(type_of(sm.forbidden_sole_mater)?);
     }
     let simple_legality = geo.topology == crate::geometry::Topology::Full
-        && path_attackers.is_empty()
+        && lame_types.is_empty()
         && gate.is_none()
         && field.is_none();
 
@@ -611,14 +674,18 @@ fn compile<B: Bitboard>(id: usize) -> Result<Rules<B>, String> {
         paths,
         path_span,
         initial_span,
+        attackers_by_leap,
+        attack_paths,
+        attack_path_span,
+        ep_sources,
         rider_dirs,
         rays,
         ray_positive,
         neighbours,
         between,
         line,
-        leap_attackers,
-        path_attackers,
+        leaper_types,
+        lame_types,
         orth_riders,
         diag_riders,
         gives_check,
