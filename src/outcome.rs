@@ -158,7 +158,7 @@ impl<B: BoardWidth> Position<B> {
 
     /// The result of a checkmate of the side to move, with Shatar's rules if the game has
     /// them.
-    fn mate_outcome(&self) -> Outcome {
+    pub fn mate_outcome(&self) -> Outcome {
         let r = self.rules;
         let mater = self.side() ^ 1;
         let Some(forbidden) = r.forbidden_sole_mater else {
