@@ -7,6 +7,18 @@ use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{piece_code, piece_color, piece_type, Position, NO_PIECE};
 use crate::rules::BoardWidth;
 
+/// Per-position facts that decide move legality without playing the moves.
+struct LegalityInfo<B> {
+    /// Own pieces pinned to the king along a line.
+    pinned: B,
+    /// Own pieces whose moves must be tried on the board (lame-path blockers).
+    tricky: B,
+    /// Squares a non-king move must reach when in check (all squares otherwise).
+    evasion: B,
+    /// Two pieces give check: only the king may move.
+    double_check: bool,
+}
+
 impl<B: BoardWidth> Position<B> {
     /// Adds every pseudo-legal move (or only captures and promotions) to `list`.
     pub fn generate_pseudo(&self, list: &mut MoveList, captures_only: bool) {
@@ -243,83 +255,127 @@ impl<B: BoardWidth> Position<B> {
         }
     }
 
-    /// Own pieces pinned to the king by enemy sliders (only meaningful for variants with
-    /// simple legality).
-    fn pinned(&self) -> B {
+    /// What decides the legality of moves in this position: pins, pieces that block a
+    /// lame attacker's path, and the squares that answer a single check.
+    fn legality_info(&self) -> LegalityInfo<B> {
         let r = self.rules;
         let us = self.side();
-        let k = self.king_square(us);
-        let mut pinned = B::EMPTY;
-        if k == NO_SQUARE {
-            return pinned;
-        }
         let them = us ^ 1;
+        let k = self.king_square(us);
+        let mut info = LegalityInfo {
+            pinned: B::EMPTY,
+            tricky: B::EMPTY,
+            evasion: !B::EMPTY,
+            double_check: false,
+        };
+        if k == NO_SQUARE {
+            return info;
+        }
+        let occ = self.occupied();
+        let own = self.pieces_of_color(us);
+        // Our Hias' field stops enemy sliders short of our king.
+        let field = self.field_of(us);
         let mut orth = B::EMPTY;
         for &t in &r.orth_riders {
-            orth |= self.pieces(them, t);
+            if r.gives_check[t] {
+                orth |= self.pieces(them, t);
+            }
         }
         let mut diag = B::EMPTY;
         for &t in &r.diag_riders {
-            diag |= self.pieces(them, t);
+            if r.gives_check[t] {
+                diag |= self.pieces(them, t);
+            }
         }
-        let snipers = (r.slide(k, B::EMPTY, crate::geometry::ORTHOGONAL) & orth)
-            | (r.slide(k, B::EMPTY, crate::geometry::DIAGONAL) & diag);
-        let occ = self.occupied();
-        let own = self.pieces_of_color(us);
+        // A slider standing in the field moves one square only: it pins nothing.
+        let snipers = ((r.slide(k, field, crate::geometry::ORTHOGONAL) & orth)
+            | (r.slide(k, field, crate::geometry::DIAGONAL) & diag))
+            & !field;
         for s in snipers.squares() {
             let b = r.between(k, s) & occ;
             if b.any() && !b.more_than_one() && (b & own).any() {
-                pinned |= b;
+                info.pinned |= b;
             }
         }
-        pinned
+        // Our pieces alone on the path of an enemy lame attacker: moving them may
+        // uncover a check, so their moves are tried on the board.
+        for &t in &r.lame_types {
+            if !r.gives_check[t] {
+                continue;
+            }
+            let attackers = self.pieces(them, t);
+            if attackers.is_empty() {
+                continue;
+            }
+            for pm in r.attack_paths(them, t, k) {
+                if attackers.has(pm.to) {
+                    let blocking = pm.path & occ;
+                    if !blocking.more_than_one() && (blocking & own).any() {
+                        info.tricky |= blocking;
+                    }
+                }
+            }
+        }
+        let checkers = self.checkers();
+        if checkers.any() {
+            if checkers.more_than_one() {
+                info.double_check = true;
+                info.evasion = B::EMPTY;
+            } else {
+                let c = checkers.lsb();
+                let t = piece_type(self.piece_on(c));
+                let mut block = B::EMPTY;
+                if !r.leap_attackers(them, t, k).has(c) {
+                    let dirs = r.rider_dirs[t];
+                    if dirs != 0 && r.slide(k, occ | field, dirs).has(c) {
+                        block = r.between(k, c);
+                    } else {
+                        for pm in r.attack_paths(them, t, k) {
+                            if pm.to == c && (pm.path & occ).is_empty() {
+                                block |= pm.path;
+                            }
+                        }
+                    }
+                }
+                // (A check by a leap cannot be blocked, even an aligned one.)
+                info.evasion = block | B::square(c);
+            }
+        }
+        info
     }
 
     /// True when the pseudo-legal move `m` does not leave the mover's king attacked.
-    fn is_legal_with(&mut self, m: Move, pinned: B) -> bool {
+    fn is_legal_with(&mut self, m: Move, info: &LegalityInfo<B>) -> bool {
         let r = self.rules;
         let us = self.side();
         let k = self.king_square(us);
         let kind = m.kind();
-        if k == NO_SQUARE && kind != MoveKind::Drop {
+        if k == NO_SQUARE {
             return true;
         }
         if kind == MoveKind::Drop {
-            if (k == NO_SQUARE || !self.in_check()) && r.field.is_none() {
-                return true;
-            }
-            return self.legal_by_trying(m);
+            // A drop uncovers nothing; in check it must block (or be tried).
+            return !self.in_check() || self.legal_by_trying(m);
         }
-        if !r.simple_legality
-            || matches!(
-                kind,
-                MoveKind::EnPassant | MoveKind::Castle | MoveKind::Gate
-            )
+        let from = m.from();
+        let moving = piece_type(self.piece_on(from));
+        if matches!(
+            kind,
+            MoveKind::EnPassant | MoveKind::Castle | MoveKind::Gate
+        ) || Some(moving) == r.field
+            || info.tricky.has(from)
         {
             return self.legal_by_trying(m);
         }
-        let from = m.from();
         let to = m.to();
         if from == k {
             let occ = self.occupied() ^ B::square(from);
             return self.attackers(to, occ, us ^ 1).is_empty();
         }
-        let checkers = self.checkers();
-        if checkers.any() {
-            if checkers.more_than_one() {
-                return false;
-            }
-            let c = checkers.lsb();
-            // Blocking helps only against a check along a line; a leap's check (even
-            // an aligned one, like a dabbaba's) can only be answered by capturing.
-            let dirs = r.rider_dirs[piece_type(self.piece_on(c))];
-            let by_slide = dirs != 0 && r.slide(k, self.occupied(), dirs).has(c);
-            let block = if by_slide { r.between(k, c) } else { B::EMPTY };
-            if !(block | B::square(c)).has(to) {
-                return false;
-            }
+        if info.double_check || !info.evasion.has(to) {
+            return false;
         }
-        !pinned.has(from) || r.line(k, from).has(to)
+        !info.pinned.has(from) || r.line(k, from).has(to)
     }
 
     fn legal_by_trying(&mut self, m: Move) -> bool {
@@ -332,22 +388,14 @@ impl<B: BoardWidth> Position<B> {
     /// Adds every legal move to `list`.
     pub fn generate_legal(&mut self, list: &mut MoveList) {
         self.generate_pseudo(list, false);
-        let pinned = if self.rules.simple_legality {
-            self.pinned()
-        } else {
-            B::EMPTY
-        };
-        list.retain(|m| self.is_legal_with(m, pinned));
+        let info = self.legality_info();
+        list.retain(|m| self.is_legal_with(m, &info));
     }
 
     /// True when the pseudo-legal move `m` is legal.
     pub fn is_legal(&mut self, m: Move) -> bool {
-        let pinned = if self.rules.simple_legality {
-            self.pinned()
-        } else {
-            B::EMPTY
-        };
-        self.is_legal_with(m, pinned)
+        let info = self.legality_info();
+        self.is_legal_with(m, &info)
     }
 
     /// Number of leaf nodes `depth` plies deep (bulk-counted at the last ply).

@@ -133,9 +133,6 @@ pub struct Rules<B> {
     pub gate: Option<PieceType>,
     /// The piece type whose field restricts enemy sliders.
     pub field: Option<PieceType>,
-    /// Legality can be decided from pins and checkers alone (no lame attackers, no
-    /// fields, full topology); otherwise every move is tried on the board.
-    pub simple_legality: bool,
     /// Letter per type (uppercase).
     pub letters: Vec<char>,
     /// Shatar: types whose check is a shak.
@@ -655,10 +652,6 @@ fn compile<B: Bitboard>(id: usize) -> Result<Rules<B>, String> {
         }
         forbidden_sole_mater = Some(type_of(sm.forbidden_sole_mater)?);
     }
-    let simple_legality = geo.topology == crate::geometry::Topology::Full
-        && lame_types.is_empty()
-        && gate.is_none()
-        && field.is_none();
 
     Ok(Rules {
         id,
@@ -702,7 +695,6 @@ fn compile<B: Bitboard>(id: usize) -> Result<Rules<B>, String> {
         bishop_rule,
         gate,
         field,
-        simple_legality,
         letters,
         shak_types,
         forbidden_sole_mater,
