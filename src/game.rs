@@ -4,10 +4,12 @@
 
 use rayon::prelude::*;
 
+use crate::eval::Eval;
 use crate::moves::{Move, MoveList};
 use crate::outcome::Outcome;
 use crate::position::Position;
 use crate::rules::BoardWidth;
+use crate::search::{SearchInfo, SearchOptions, SearchResult};
 use crate::variant::{all_variants, variant_id, VariantDef};
 
 /// Operations on a position of some width, for dynamic dispatch.
@@ -25,6 +27,12 @@ trait GameOps: Send {
     fn key(&self) -> u64;
     fn check_key(&self) -> bool;
     fn boxed_clone(&self) -> Box<dyn GameOps>;
+    fn search(
+        &mut self,
+        opts: &SearchOptions,
+        on_info: &mut (dyn FnMut(&SearchInfo) + Send),
+    ) -> SearchResult;
+    fn evaluate(&self, eval: &Eval) -> i32;
 }
 
 #[derive(Clone)]
@@ -122,6 +130,16 @@ impl<B: BoardWidth> GameOps for Tracked<B> {
     }
     fn boxed_clone(&self) -> Box<dyn GameOps> {
         Box::new(self.clone())
+    }
+    fn search(
+        &mut self,
+        opts: &SearchOptions,
+        on_info: &mut (dyn FnMut(&SearchInfo) + Send),
+    ) -> SearchResult {
+        crate::search::search(&self.pos, opts, on_info)
+    }
+    fn evaluate(&self, eval: &Eval) -> i32 {
+        eval.evaluate(&self.pos)
     }
 }
 
@@ -222,6 +240,32 @@ impl Game {
     /// The Zobrist key of the position.
     pub fn key(&self) -> u64 {
         self.inner.key()
+    }
+    /// Searches the current position (see [`crate::search`]); `on_info` hears about
+    /// every completed depth. The evaluation must be the one of this game's variant.
+    pub fn search(
+        &mut self,
+        opts: &SearchOptions,
+        on_info: &mut (dyn FnMut(&SearchInfo) + Send),
+    ) -> Result<SearchResult, String> {
+        self.check_eval(opts.eval)?;
+        Ok(self.inner.search(opts, on_info))
+    }
+    /// The static evaluation of the current position for the side to move.
+    pub fn evaluate(&self, eval: &Eval) -> Result<i32, String> {
+        self.check_eval(eval)?;
+        Ok(self.inner.evaluate(eval))
+    }
+    fn check_eval(&self, eval: &Eval) -> Result<(), String> {
+        let name = self.variant().name;
+        if eval.variant == name {
+            Ok(())
+        } else {
+            Err(format!(
+                "the evaluation is for {}, the game is {name}",
+                eval.variant
+            ))
+        }
     }
     /// True when the incrementally kept key equals a key computed from scratch.
     pub fn key_is_consistent(&self) -> bool {

@@ -2,7 +2,10 @@
 //! variants, positions, move generation, game end) and everything built on it; the
 //! `sako` binary is a thin command-line front end.
 
+pub mod bench;
 pub mod bitboard;
+pub mod eval;
+pub mod eval_tables;
 pub mod game;
 pub mod geometry;
 pub mod movegen;
@@ -12,6 +15,9 @@ pub mod outcome;
 pub mod piece;
 pub mod position;
 pub mod rules;
+pub mod search;
+pub mod time;
+pub mod tt;
 pub mod variant;
 pub mod zobrist;
 

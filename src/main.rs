@@ -59,6 +59,42 @@ enum Command {
     },
     /// List the variants: name, board size, description.
     Variants,
+    /// Search fixed positions of every variant to a fixed depth; the last two lines are
+    /// `Nodes searched: N` and `Nodes/second: M`.
+    Bench {
+        /// Depth in plies.
+        #[arg(long, default_value_t = 9)]
+        depth: u32,
+        /// Search threads (Lazy SMP).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Transposition table size in megabytes.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+        /// Read evaluation tables from this directory (missing files: built-in tables).
+        #[arg(long, value_name = "DIR")]
+        eval_tables: Option<std::path::PathBuf>,
+    },
+    /// Analyse a position: one `info` line per completed depth, then `bestmove MOVE`.
+    Analyze {
+        #[command(flatten)]
+        position: PositionArgs,
+        /// Search to this depth (default 8 when no --movetime is given).
+        #[arg(long, conflicts_with = "movetime")]
+        depth: Option<u32>,
+        /// Search this many milliseconds.
+        #[arg(long)]
+        movetime: Option<u64>,
+        /// Search threads (Lazy SMP).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Transposition table size in megabytes.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+        /// Read evaluation tables from this directory (missing files: built-in tables).
+        #[arg(long, value_name = "DIR")]
+        eval_tables: Option<std::path::PathBuf>,
+    },
     /// Serve the XBoard (CECP) protocol.
     Xboard,
     /// Serve the UCI protocol.
@@ -98,11 +134,11 @@ fn init_logging(file: Option<&std::path::Path>) -> Result<(), String> {
 
 fn run(cli: Cli) -> Result<(), String> {
     let out = std::io::stdout();
-    let mut out = out.lock();
-    let w = |out: &mut std::io::StdoutLock, s: &str| {
+    let w = |out: &mut std::io::Stdout, s: &str| {
         // A closed pipe is not an error worth a panic.
         let _ = writeln!(out, "{s}");
     };
+    let mut out = out;
     match cli.command {
         Some(Command::Perft {
             position,
@@ -147,8 +183,65 @@ fn run(cli: Cli) -> Result<(), String> {
                 );
             }
         }
+        Some(Command::Bench {
+            depth,
+            threads,
+            hash,
+            eval_tables,
+        }) => {
+            if depth == 0 || depth > 60 {
+                return Err(format!("bench depth must be 1..60, not {depth}"));
+            }
+            let totals = sako::bench::run(
+                depth,
+                threads.max(1),
+                hash.max(1),
+                eval_tables.as_deref(),
+                &mut |line| w(&mut out, line),
+            )?;
+            w(&mut out, &format!("Total time (ms): {}", totals.ms));
+            w(&mut out, &format!("Nodes searched: {}", totals.nodes));
+            w(
+                &mut out,
+                &format!("Nodes/second: {}", totals.nodes * 1000 / totals.ms.max(1)),
+            );
+        }
+        Some(Command::Analyze {
+            position,
+            depth,
+            movetime,
+            threads,
+            hash,
+            eval_tables,
+        }) => {
+            let mut game = setup(&position)?;
+            let eval = sako::eval::Eval::load(game.variant(), eval_tables.as_deref())?;
+            let limits = match (depth, movetime) {
+                (Some(0), _) => return Err("depth must be at least 1".into()),
+                (_, Some(0)) => return Err("movetime must be at least 1".into()),
+                (Some(d), _) => sako::time::Limits::depth(d.min(100)),
+                (None, Some(ms)) => sako::time::Limits::movetime(ms),
+                (None, None) => sako::time::Limits::depth(8),
+            };
+            let tt = sako::tt::Tt::new(hash.max(1));
+            let stop = std::sync::atomic::AtomicBool::new(false);
+            let opts = sako::search::SearchOptions {
+                limits,
+                threads: threads.max(1),
+                tt: &tt,
+                eval: &eval,
+                stop: &stop,
+            };
+            let result = game.search(&opts, &mut |info| {
+                let mut o = std::io::stdout().lock();
+                let _ = writeln!(o, "{}", info.line());
+                let _ = o.flush();
+            })?;
+            let best = result.best.unwrap_or_else(|| "(none)".to_string());
+            w(&mut out, &format!("bestmove {best}"));
+        }
         Some(Command::Xboard) | Some(Command::Uci) | None => {
-            protocol_loop(&mut out);
+            protocol_loop(&mut out.lock());
         }
     }
     Ok(())

@@ -15,8 +15,6 @@ struct LegalityInfo<B> {
     tricky: B,
     /// Squares a non-king move must reach when in check (all squares otherwise).
     evasion: B,
-    /// Two pieces give check: only the king may move.
-    double_check: bool,
 }
 
 impl<B: BoardWidth> Position<B> {
@@ -266,7 +264,6 @@ impl<B: BoardWidth> Position<B> {
             pinned: B::EMPTY,
             tricky: B::EMPTY,
             evasion: !B::EMPTY,
-            double_check: false,
         };
         if k == NO_SQUARE {
             return info;
@@ -316,30 +313,26 @@ impl<B: BoardWidth> Position<B> {
                 }
             }
         }
-        let checkers = self.checkers();
-        if checkers.any() {
-            if checkers.more_than_one() {
-                info.double_check = true;
-                info.evasion = B::EMPTY;
-            } else {
-                let c = checkers.lsb();
-                let t = piece_type(self.piece_on(c));
-                let mut block = B::EMPTY;
-                if !r.leap_attackers(them, t, k).has(c) {
-                    let dirs = r.rider_dirs[t];
-                    if dirs != 0 && r.slide(k, occ | field, dirs).has(c) {
-                        block = r.between(k, c);
-                    } else {
-                        for pm in r.attack_paths(them, t, k) {
-                            if pm.to == c && (pm.path & occ).is_empty() {
-                                block |= pm.path;
-                            }
+        // A non-king move answers a check by capturing the checker or by standing on
+        // its line or lame path; with several checkers it must do that for each (on the
+        // alquerque grid one square can block a lame knight and a slider at once).
+        for c in self.checkers().squares() {
+            let t = piece_type(self.piece_on(c));
+            let mut block = B::EMPTY;
+            // (A check by a leap cannot be blocked, even an aligned one.)
+            if !r.leap_attackers(them, t, k).has(c) {
+                let dirs = r.rider_dirs[t];
+                if dirs != 0 && r.slide(k, occ | field, dirs).has(c) {
+                    block = r.between(k, c);
+                } else {
+                    for pm in r.attack_paths(them, t, k) {
+                        if pm.to == c && (pm.path & occ).is_empty() {
+                            block |= pm.path;
                         }
                     }
                 }
-                // (A check by a leap cannot be blocked, even an aligned one.)
-                info.evasion = block | B::square(c);
             }
+            info.evasion &= block | B::square(c);
         }
         info
     }
@@ -372,7 +365,7 @@ impl<B: BoardWidth> Position<B> {
             let occ = self.occupied() ^ B::square(from);
             return self.attackers(to, occ, us ^ 1).is_empty();
         }
-        if info.double_check || !info.evasion.has(to) {
+        if !info.evasion.has(to) {
             return false;
         }
         !info.pinned.has(from) || r.line(k, from).has(to)

@@ -296,7 +296,10 @@ impl Pos {
                 && self.at(start).is_none()
                 && self.at(arrived) == Some((mover, 'P'));
             if !good {
-                return Err(format!("impossible en-passant target {}", square_name(target)));
+                return Err(format!(
+                    "impossible en-passant target {}",
+                    square_name(target)
+                ));
             }
         }
         if self.king_attacked(self.side.other()) {
@@ -648,10 +651,7 @@ impl Pos {
         // Double step from the start rank, both points empty, on either point type.
         let start_rank = us.home_rank() + f;
         let two = (from.0, from.1 + 2 * f);
-        if from.1 == start_rank
-            && on_board(two)
-            && self.at(one).is_none()
-            && self.at(two).is_none()
+        if from.1 == start_rank && on_board(two) && self.at(one).is_none() && self.at(two).is_none()
         {
             push(moves, two, Kind::PawnDoubleStep);
         }

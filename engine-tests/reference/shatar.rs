@@ -341,14 +341,11 @@ impl Pos {
     /// Plays a move in coordinate notation; a gating king move may omit its `h`.
     pub fn play(&self, mv: &str) -> Result<Pos, String> {
         let legal = self.legal();
-        let found = legal
-            .iter()
-            .find(|m| m.text() == mv)
-            .or_else(|| {
-                legal
-                    .iter()
-                    .find(|m| m.gates_hia && m.text() == format!("{mv}h"))
-            });
+        let found = legal.iter().find(|m| m.text() == mv).or_else(|| {
+            legal
+                .iter()
+                .find(|m| m.gates_hia && m.text() == format!("{mv}h"))
+        });
         match found {
             Some(m) => Ok(self.apply(m)),
             None => Err(format!("illegal move {mv:?} in {}", self.to_fen())),

@@ -1,0 +1,941 @@
+//! The search: iterative deepening principal-variation search with aspiration windows,
+//! quiescence search, a shared transposition table and Lazy SMP over several threads.
+//!
+//! # Outline for a newcomer
+//! * [`search`] starts `threads` workers with `std::thread::scope`. Each has its own copy
+//!   of the position, killers and history; they share the [`Tt`], the stop flag and the
+//!   node counters. Worker 0 (the caller's thread) reports each finished depth and
+//!   decides when to stop; the helpers just search (odd helpers one ply deeper) and
+//!   fill the table (Lazy SMP).
+//! * `negamax` is a fail-soft PVS: game-end rules first (below), mate-distance
+//!   pruning, table cut-offs at non-PV nodes, reverse futility and null-move pruning,
+//!   then the moves in order TT move, promotions and captures (most valuable victim,
+//!   least valuable attacker), two killers, history. Checking moves are extended one
+//!   ply; late quiet moves are reduced (LMR) and searched again at full depth if they
+//!   surprise.
+//! * `qsearch` searches captures and promotions only (never drops or gating: they are
+//!   quiet moves), standing pat on the static evaluation; in check it searches every
+//!   evasion so that mates are seen.
+//!
+//! # Game-end rules inside the tree
+//! Checked at every node but the root, cheaply, before any move is generated:
+//! * Great Shatranj's bare king: the side to move wins if the opponent is bare and it
+//!   is not; both bare is a draw; a bare side to move loses at the opponent's next turn
+//!   unless it can take the last piece (or is stalemated: a draw).
+//! * Shatar's Robado: either side bare (hand included) is a draw, before mate.
+//! * Repetition: a position seen before (within the reversible plies) is a draw, which
+//!   is the usual 2-fold rule inside the tree.
+//! * The n-move rule (100 plies, Historia 128): a draw unless the side to move has no
+//!   legal move (a win by no legal move comes first).
+//! * Insufficient material as the variant defines it.
+//! * No legal move: as `Position::mate_outcome` reads it: checkmate loses; Historia's
+//!   stalemate loses for the side to move; Shatar's knight-only mate is a WIN for the
+//!   mated side (so the search never gives one); Niol (no shak in the series) is a
+//!   draw; stalemate elsewhere is a draw.
+//!
+//! # Null move: when it is off
+//! Null-move pruning assumes that passing is never better than moving. It is off
+//! when the side to move is in check, when it has no piece but king and pawns, during
+//! a drop phase (any hand non-empty in a game with drops: Historia's deployment), and in
+//! Historia unless the side to move has at least two pieces besides king and pawns:
+//! there a side with no legal move loses, so zugzwang and stalemate decide endgames
+//! and a pass would hide exactly those. It is never used twice in a row.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use crate::eval::Eval;
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::outcome::GameResult;
+use crate::position::{piece_code, piece_type, Position, NO_PIECE, WHITE};
+use crate::rules::BoardWidth;
+use crate::time::{Clock, Limits};
+use crate::tt::{Bound, Tt};
+use crate::variant::{BareKingRule, NoMoveRule};
+
+/// The score of a mate at the root (a mate `n` plies away scores `MATE - n`).
+pub const MATE: i32 = 32_000;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+const INF: i32 = 32_500;
+/// The deepest ply the search goes to.
+pub const MAX_PLY: usize = 120;
+const HISTORY_MAX: i32 = 16_384;
+/// Stack of each search thread: a ply keeps about 9 KB of move list and scores.
+const WORKER_STACK: usize = 32 * 1024 * 1024;
+
+/// A score as reported: centipawns or a mate in a number of moves (negative when the
+/// side to move is mated).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns from the side to move's point of view.
+    Cp(i32),
+    /// Mate in this many moves (negative: the side to move gets mated).
+    Mate(i32),
+}
+
+impl Score {
+    /// Converts an internal score.
+    pub fn from_internal(s: i32) -> Score {
+        if s >= MATE_BOUND {
+            Score::Mate((MATE - s + 1) / 2)
+        } else if s <= -MATE_BOUND {
+            Score::Mate(-((MATE + s + 1) / 2))
+        } else {
+            Score::Cp(s)
+        }
+    }
+}
+
+impl std::fmt::Display for Score {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Score::Cp(c) => write!(f, "cp {c}"),
+            Score::Mate(m) => write!(f, "mate {m}"),
+        }
+    }
+}
+
+/// What a search is given.
+pub struct SearchOptions<'a> {
+    /// When to stop.
+    pub limits: Limits,
+    /// Number of threads (Lazy SMP), at least 1.
+    pub threads: usize,
+    /// The transposition table, kept between searches by the caller.
+    pub tt: &'a Tt,
+    /// The evaluation of the game's variant.
+    pub eval: &'a Eval,
+    /// Set from outside to stop the search (`stop`, `?`, `exit`); the search also sets
+    /// it when it finishes.
+    pub stop: &'a AtomicBool,
+}
+
+/// One finished depth.
+#[derive(Clone, Debug)]
+pub struct SearchInfo {
+    /// Depth completed.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Score for the side to move.
+    pub score: Score,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Milliseconds since the start.
+    pub time_ms: u64,
+    /// Principal variation in coordinate notation.
+    pub pv: Vec<String>,
+}
+
+impl SearchInfo {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        self.nodes * 1000 / self.time_ms.max(1)
+    }
+
+    /// `info depth D score cp X nodes N nps N time MS pv ...`.
+    pub fn line(&self) -> String {
+        let mut s = format!(
+            "info depth {} score {} nodes {} nps {} time {} pv",
+            self.depth,
+            self.score,
+            self.nodes,
+            self.nps(),
+            self.time_ms
+        );
+        for m in &self.pv {
+            s.push(' ');
+            s += m;
+        }
+        s
+    }
+}
+
+/// The result of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// Best move; `None` when the side to move has no legal move.
+    pub best: Option<String>,
+    /// The expected reply, if known.
+    pub ponder: Option<String>,
+    /// Score of the best move.
+    pub score: Score,
+    /// Last completed depth.
+    pub depth: u32,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Milliseconds used.
+    pub time_ms: u64,
+}
+
+struct Shared<'a> {
+    tt: &'a Tt,
+    eval: &'a Eval,
+    stop: &'a AtomicBool,
+    clock: Clock,
+    limits: &'a Limits,
+    nodes: Vec<AtomicU64>,
+    threads: usize,
+}
+
+impl Shared<'_> {
+    fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// `ln(depth) * ln(moves)`-shaped late-move reductions.
+fn reduction(depth: i32, moves: usize) -> i32 {
+    let d = depth.clamp(1, 63) as f64;
+    let m = moves.clamp(1, 63) as f64;
+    (0.5 + d.ln() * m.ln() / 2.25) as i32
+}
+
+struct Worker<'a, B: BoardWidth> {
+    pos: Position<B>,
+    sh: &'a Shared<'a>,
+    id: usize,
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    killers: Vec<[Move; 2]>,
+    history: Vec<i32>,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    root_depth: i32,
+    /// The drop phase of a game with drops (null move off).
+    drops: bool,
+}
+
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+impl<'a, B: BoardWidth> Worker<'a, B> {
+    fn new(pos: Position<B>, sh: &'a Shared<'a>, id: usize) -> Self {
+        let drops = pos.rules.drop_zone[0].any();
+        Worker {
+            pos,
+            sh,
+            id,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            killers: vec![[Move::NONE; 2]; MAX_PLY + 2],
+            history: vec![0; 2 * crate::rules::MAX_TYPES * crate::geometry::MAX_SQUARES],
+            pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            root_depth: 0,
+            drops,
+        }
+    }
+
+    /// Counts a node; every 1024 nodes publishes the count and checks the limits.
+    #[inline(always)]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.poll();
+        }
+    }
+
+    fn poll(&mut self) {
+        self.sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        if self.id == 0 {
+            let over_nodes = self
+                .sh
+                .limits
+                .nodes
+                .is_some_and(|n| self.sh.total_nodes() >= n);
+            if over_nodes || self.sh.clock.hard_expired() {
+                self.sh.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if self.sh.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+    }
+
+    fn history_index(&self, m: Move) -> usize {
+        let p = if m.kind() == MoveKind::Drop {
+            piece_code(self.pos.side(), m.piece())
+        } else {
+            self.pos.piece_on(m.from())
+        };
+        (p as usize) * crate::geometry::MAX_SQUARES + m.to()
+    }
+
+    #[inline(always)]
+    fn is_tactical(&self, m: Move) -> bool {
+        match m.kind() {
+            MoveKind::Promotion | MoveKind::EnPassant => true,
+            MoveKind::Drop | MoveKind::Castle => false,
+            _ => self.pos.piece_on(m.to()) != NO_PIECE,
+        }
+    }
+
+    fn capture_score(&self, m: Move) -> i32 {
+        let ev = self.sh.eval;
+        let victim = match m.kind() {
+            MoveKind::EnPassant => self.pos.rules.pawn.map_or(100, |p| ev.order_value(p)),
+            _ => {
+                let v = self.pos.piece_on(m.to());
+                if v == NO_PIECE {
+                    0
+                } else {
+                    ev.order_value(piece_type(v))
+                }
+            }
+        };
+        let attacker = ev.order_value(piece_type(self.pos.piece_on(m.from())));
+        let promo = if m.kind() == MoveKind::Promotion {
+            ev.order_value(m.piece())
+        } else {
+            0
+        };
+        (victim + promo) * 64 - attacker / 8
+    }
+
+    fn order(&self, list: &MoveList, tt_move: Move, ply: usize, scores: &mut [i32]) {
+        let k = self.killers[ply];
+        for (i, &m) in list.as_slice().iter().enumerate() {
+            scores[i] = if m == tt_move {
+                1 << 30
+            } else if self.is_tactical(m) {
+                (1 << 27) + self.capture_score(m)
+            } else if m == k[0] {
+                (1 << 26) + 1
+            } else if m == k[1] {
+                1 << 26
+            } else {
+                self.history[self.history_index(m)]
+            };
+        }
+    }
+
+    /// Moves the best-scored remaining move to position `i` and returns it.
+    #[inline(always)]
+    fn pick(list: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
+        let n = list.len();
+        let mut best = i;
+        for j in i + 1..n {
+            if scores[j] > scores[best] {
+                best = j;
+            }
+        }
+        if best != i {
+            list.as_mut_slice().swap(i, best);
+            scores.swap(i, best);
+        }
+        list.as_slice()[i]
+    }
+
+    fn update_history(&mut self, m: Move, bonus: i32) {
+        let i = self.history_index(m);
+        let h = &mut self.history[i];
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// The score of a node whose side to move has no legal move.
+    fn no_move_score(&self, ply: usize) -> i32 {
+        let ply = ply as i32;
+        match self.pos.rules.def.end.no_move {
+            NoMoveRule::SideToMoveLoses => -MATE + ply,
+            NoMoveRule::MateLosesStalemateDraws => {
+                if !self.pos.in_check() {
+                    return 0;
+                }
+                let o = self.pos.mate_outcome();
+                if o.result == GameResult::Draw {
+                    0
+                } else if o.result == GameResult::win_for(self.pos.side()) {
+                    MATE - ply
+                } else {
+                    -MATE + ply
+                }
+            }
+        }
+    }
+
+    fn has_legal_move(&mut self) -> bool {
+        let mut list = MoveList::new();
+        self.pos.generate_legal(&mut list);
+        !list.is_empty()
+    }
+
+    /// True when the current position occurred before within the reversible plies.
+    fn repeated(&self) -> bool {
+        let st = self.pos.state();
+        if st.halfmove < 4 {
+            return false;
+        }
+        let h = self.pos.history();
+        let window = (st.halfmove as usize).min(h.len());
+        let key = st.key;
+        let mut back = 4;
+        while back <= window {
+            if h[h.len() - back].key == key {
+                return true;
+            }
+            back += 2;
+        }
+        false
+    }
+
+    /// The game-end rules that can be decided without generating moves (and, rarely,
+    /// with): `Some(score)` when the game is over here.
+    fn terminal(&mut self, ply: usize, full: bool) -> Option<i32> {
+        let r = self.pos.rules;
+        let end = &r.def.end;
+        let us = self.pos.side();
+        match end.bare_king {
+            BareKingRule::RobadoDraw => {
+                if self.pos.is_bare(0, true) || self.pos.is_bare(1, true) {
+                    return Some(0);
+                }
+            }
+            BareKingRule::ShatranjWin => {
+                let us_bare = self.pos.is_bare(us, false);
+                let them_bare = self.pos.is_bare(us ^ 1, false);
+                if us_bare && them_bare {
+                    return Some(0);
+                }
+                if them_bare {
+                    return Some(MATE - ply as i32);
+                }
+                if us_bare {
+                    // Only taking the opponent's last piece saves us, and only when it
+                    // is the last one.
+                    let others = (self.pos.pieces_of_color(us ^ 1)
+                        & !self.pos.pieces(us ^ 1, r.king))
+                    .count();
+                    if others >= 2 {
+                        if !self.has_legal_move() {
+                            return Some(self.no_move_score(ply));
+                        }
+                        return Some(-MATE + ply as i32 + 1);
+                    }
+                }
+            }
+            BareKingRule::None => {}
+        }
+        if full {
+            if self.repeated() {
+                return Some(0);
+            }
+            if self.pos.state().halfmove >= end.n_move_plies {
+                if !self.has_legal_move() {
+                    return Some(self.no_move_score(ply));
+                }
+                return Some(0);
+            }
+        }
+        if self.pos.insufficient_material() {
+            return Some(0);
+        }
+        None
+    }
+
+    /// The position with the other side to move (a null move), if it can be built.
+    ///
+    /// The core has no null move yet, so this goes through the FEN (the en-passant
+    /// square is dropped, the history is not carried over: repetitions and Shatar's
+    /// series of checks are not seen inside a null-move search, which only decides a
+    /// pruning). See the report to the lead: a `make_null`/`unmake_null` pair in
+    /// `Position` would make this cheaper.
+    fn null_position(&self) -> Option<Position<B>> {
+        let fen = self.pos.fen();
+        let mut fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.len() < 4 {
+            return None;
+        }
+        fields[1] = if self.pos.side() == WHITE { "b" } else { "w" };
+        fields[3] = "-";
+        Position::from_fen(self.pos.rules, &fields.join(" ")).ok()
+    }
+
+    fn null_allowed(&self) -> bool {
+        let pos = &self.pos;
+        let us = pos.side();
+        if self.drops && !(pos.hand_is_empty(0) && pos.hand_is_empty(1)) {
+            return false;
+        }
+        let r = pos.rules;
+        let mut pieces = pos.pieces_of_color(us) & !pos.pieces(us, r.king);
+        if let Some(p) = r.pawn {
+            pieces &= !pos.pieces(us, p);
+        }
+        let needed = if r.def.end.no_move == NoMoveRule::SideToMoveLoses {
+            2
+        } else {
+            1
+        };
+        pieces.count() >= needed
+    }
+
+    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if let Some(s) = self.terminal(ply, false) {
+            return s;
+        }
+        if ply >= MAX_PLY {
+            return self.sh.eval.evaluate(&self.pos);
+        }
+        let in_check = self.pos.in_check();
+        let mut list = MoveList::new();
+        let mut best;
+        if in_check {
+            self.pos.generate_legal(&mut list);
+            if list.is_empty() {
+                return self.no_move_score(ply);
+            }
+            best = -INF;
+        } else {
+            let stand = self.sh.eval.evaluate(&self.pos);
+            if stand >= beta {
+                return stand;
+            }
+            if stand > alpha {
+                alpha = stand;
+            }
+            best = stand;
+            self.pos.generate_pseudo(&mut list, true);
+        }
+        let mut scores = [0i32; crate::moves::MAX_MOVES];
+        self.order(&list, Move::NONE, ply, &mut scores);
+        for i in 0..list.len() {
+            let m = Self::pick(&mut list, &mut scores, i);
+            if !in_check {
+                if !self.pos.is_legal(m) {
+                    continue;
+                }
+                // Delta pruning: a capture that cannot lift the score near alpha.
+                if m.kind() != MoveKind::Promotion {
+                    let v = self.pos.piece_on(m.to());
+                    let gain = if v == NO_PIECE {
+                        100
+                    } else {
+                        self.sh.eval.order_value(piece_type(v))
+                    };
+                    if best + gain + 200 < alpha && gain < 10_000 {
+                        continue;
+                    }
+                }
+            }
+            self.pos.make(m);
+            let score = -self.qsearch(-beta, -alpha, ply + 1);
+            self.pos.unmake(m);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn negamax(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+        allow_null: bool,
+    ) -> i32 {
+        self.pv_len[ply.min(MAX_PLY)] = ply.min(MAX_PLY);
+        if ply > 0 {
+            if let Some(s) = self.terminal(ply, true) {
+                return s;
+            }
+            // Mate-distance pruning.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.qsearch(alpha, beta, ply);
+        }
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+
+        let key = self.pos.key();
+        let mut tt_move = Move::NONE;
+        if let Some(e) = self.sh.tt.probe(key) {
+            tt_move = e.mv;
+            if !pv_node && ply > 0 && e.depth >= depth {
+                let s = from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+
+        let in_check = self.pos.in_check();
+        let static_eval = if in_check {
+            -INF
+        } else {
+            self.sh.eval.evaluate(&self.pos)
+        };
+
+        if !pv_node && !in_check && ply > 0 && beta.abs() < MATE_BOUND {
+            // Reverse futility: far above beta near the leaves.
+            if depth <= 3 && static_eval - 110 * depth >= beta {
+                return static_eval;
+            }
+            // Null move.
+            if allow_null && depth >= 3 && static_eval >= beta && self.null_allowed() {
+                if let Some(np) = self.null_position() {
+                    let r = 3 + depth / 6;
+                    let saved = std::mem::replace(&mut self.pos, np);
+                    let score =
+                        -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
+                    self.pos = saved;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if score >= beta {
+                        return if score >= MATE_BOUND { beta } else { score };
+                    }
+                }
+            }
+        }
+
+        let mut list = MoveList::new();
+        self.pos.generate_legal(&mut list);
+        if list.is_empty() {
+            return self.no_move_score(ply);
+        }
+        let mut scores = [0i32; crate::moves::MAX_MOVES];
+        self.order(&list, tt_move, ply, &mut scores);
+
+        let mut best = -INF;
+        let mut best_move = Move::NONE;
+        let old_alpha = alpha;
+        let mut quiets_tried = [Move::NONE; 64];
+        let mut n_quiets = 0;
+        let killers = self.killers[ply];
+        for i in 0..list.len() {
+            let m = Self::pick(&mut list, &mut scores, i);
+            let tactical = self.is_tactical(m);
+            self.pos.make(m);
+            let gives_check = self.pos.in_check();
+            let ext = if gives_check && (ply as i32) < 2 * self.root_depth {
+                1
+            } else {
+                0
+            };
+            let new_depth = depth - 1 + ext;
+            let mut score;
+            if i == 0 {
+                score = -self.negamax(-beta, -alpha, new_depth, ply + 1, pv_node, true);
+            } else {
+                let mut r = 0;
+                if depth >= 3
+                    && !tactical
+                    && !in_check
+                    && !gives_check
+                    && i >= if pv_node { 3 } else { 2 }
+                    && m != killers[0]
+                    && m != killers[1]
+                {
+                    r = reduction(depth, i);
+                    if pv_node {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, false, true);
+                if score > alpha && r > 0 {
+                    score = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, false, true);
+                }
+                if score > alpha && score < beta && pv_node {
+                    score = -self.negamax(-beta, -alpha, new_depth, ply + 1, true, true);
+                }
+            }
+            self.pos.unmake(m);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = m;
+                    if pv_node {
+                        self.pv[ply][ply] = m;
+                        let child = ply + 1;
+                        let len = self.pv_len[child.min(MAX_PLY)].max(child);
+                        for k in child..len.min(MAX_PLY) {
+                            self.pv[ply][k] = self.pv[child][k];
+                        }
+                        self.pv_len[ply] = len.min(MAX_PLY);
+                    }
+                    if score >= beta {
+                        if !tactical {
+                            if killers[0] != m {
+                                self.killers[ply] = [m, killers[0]];
+                            }
+                            let bonus = (depth * depth).min(400);
+                            self.update_history(m, bonus);
+                            for &q in &quiets_tried[..n_quiets] {
+                                self.update_history(q, -bonus);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            if !tactical && n_quiets < quiets_tried.len() {
+                quiets_tried[n_quiets] = m;
+                n_quiets += 1;
+            }
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > old_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.sh
+            .tt
+            .store(key, best_move, to_tt(best, ply), depth, bound);
+        best
+    }
+
+    /// Iterative deepening. Worker 0 reports and decides; returns (best move, ponder
+    /// move, score, depth completed).
+    fn iterate(
+        &mut self,
+        max_depth: u32,
+        root_moves: usize,
+        mut on_info: Option<&mut (dyn FnMut(&SearchInfo) + Send)>,
+    ) -> (Move, Move, i32, u32) {
+        let mut best = (Move::NONE, Move::NONE, 0, 0u32);
+        let mut prev = 0;
+        let timed = self.sh.clock.is_timed() && !self.sh.limits.infinite;
+        let mut depth = 1;
+        while depth <= max_depth as i32 {
+            let d = if self.id % 2 == 1 { depth + 1 } else { depth };
+            self.root_depth = d;
+            self.seldepth = 0;
+            let mut delta = 18;
+            let (mut alpha, mut beta) = if depth >= 4 {
+                ((prev - delta).max(-INF), (prev + delta).min(INF))
+            } else {
+                (-INF, INF)
+            };
+            let score = loop {
+                let s = self.negamax(alpha, beta, d, 0, true, false);
+                if self.stopped {
+                    break s;
+                }
+                if s <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (s - delta).max(-INF);
+                } else if s >= beta {
+                    beta = (s + delta).min(INF);
+                } else {
+                    break s;
+                }
+                delta += delta / 2 + 10;
+            };
+            if self.stopped {
+                // A partial iteration's move is used only when nothing was completed.
+                if best.0 == Move::NONE && self.pv_len[0] > 0 {
+                    best.0 = self.pv[0][0];
+                }
+                break;
+            }
+            prev = score;
+            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
+            if let Some(&m) = pv.first() {
+                best = (m, pv.get(1).copied().unwrap_or(Move::NONE), score, d as u32);
+            }
+            if self.id == 0 {
+                self.sh.nodes[0].store(self.nodes, Ordering::Relaxed);
+                if let Some(cb) = on_info.as_mut() {
+                    let info = SearchInfo {
+                        depth: d as u32,
+                        seldepth: self.seldepth as u32,
+                        score: Score::from_internal(score),
+                        nodes: self.sh.total_nodes(),
+                        time_ms: self.sh.clock.elapsed_ms(),
+                        pv: pv.iter().map(|&m| self.pos.move_text(m)).collect(),
+                    };
+                    cb(&info);
+                }
+                if timed {
+                    if self.sh.clock.soft_expired() || root_moves == 1 {
+                        break;
+                    }
+                    let mate_plies = MATE - score.abs();
+                    if score.abs() >= MATE_BOUND && d >= mate_plies + 4 {
+                        break;
+                    }
+                }
+            }
+            depth += 1;
+        }
+        self.sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        best
+    }
+}
+
+/// Searches `pos` within `opts.limits`, reporting each completed depth to `on_info`.
+/// With neither a depth, nodes, time nor `infinite` limit the search goes to the
+/// deepest depth it can (stop it with the stop flag).
+pub fn search<B: BoardWidth>(
+    pos: &Position<B>,
+    opts: &SearchOptions,
+    on_info: &mut (dyn FnMut(&SearchInfo) + Send),
+) -> SearchResult {
+    let mut root = pos.clone();
+    let mut legal = MoveList::new();
+    root.generate_legal(&mut legal);
+    let clock = Clock::start(&opts.limits);
+    if legal.is_empty() {
+        return SearchResult {
+            best: None,
+            ponder: None,
+            score: Score::Cp(0),
+            depth: 0,
+            nodes: 0,
+            time_ms: clock.elapsed_ms(),
+        };
+    }
+    let threads = opts.threads.max(1);
+    opts.tt.new_search();
+    let shared = Shared {
+        tt: opts.tt,
+        eval: opts.eval,
+        stop: opts.stop,
+        clock,
+        limits: &opts.limits,
+        nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        threads,
+    };
+    let max_depth = opts
+        .limits
+        .depth
+        .unwrap_or(MAX_PLY as u32 - 8)
+        .clamp(1, MAX_PLY as u32 - 8);
+    let n_root = legal.len();
+    // Every worker runs on a thread of its own with a stack large enough for the
+    // deepest line (each ply keeps its move list on the stack).
+    let outcome = std::thread::scope(|s| {
+        for id in 1..shared.threads {
+            let p = root.clone();
+            let sh = &shared;
+            let spawned = std::thread::Builder::new()
+                .stack_size(WORKER_STACK)
+                .spawn_scoped(s, move || {
+                    let mut w = Worker::new(p, sh, id);
+                    w.iterate(max_depth, n_root, None);
+                });
+            if spawned.is_err() {
+                // Fewer helpers: the search is still correct.
+                break;
+            }
+        }
+        let p = root.clone();
+        let sh = &shared;
+        let main = std::thread::Builder::new()
+            .stack_size(WORKER_STACK)
+            .spawn_scoped(s, move || {
+                let mut w = Worker::new(p, sh, 0);
+                let r = w.iterate(max_depth, n_root, Some(on_info));
+                sh.stop.store(true, Ordering::Relaxed);
+                r
+            });
+        let r = match main {
+            Ok(h) => h.join().ok(),
+            Err(_) => None,
+        };
+        shared.stop.store(true, Ordering::Relaxed);
+        r
+    });
+    let (best, ponder, score, depth) = outcome.unwrap_or((Move::NONE, Move::NONE, 0, 0));
+    let best = if best == Move::NONE {
+        legal.as_slice()[0]
+    } else {
+        best
+    };
+    SearchResult {
+        best: Some(root.move_text(best)),
+        ponder: if ponder == Move::NONE {
+            None
+        } else {
+            Some(root.move_text(ponder))
+        },
+        score: Score::from_internal(score),
+        depth,
+        nodes: shared.total_nodes(),
+        time_ms: shared.clock.elapsed_ms(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_scores_convert_to_moves() {
+        assert_eq!(Score::from_internal(MATE - 1), Score::Mate(1));
+        assert_eq!(Score::from_internal(MATE - 3), Score::Mate(2));
+        assert_eq!(Score::from_internal(-MATE + 2), Score::Mate(-1));
+        assert_eq!(Score::from_internal(-MATE + 4), Score::Mate(-2));
+        assert_eq!(Score::from_internal(35), Score::Cp(35));
+        assert_eq!(Score::Mate(-2).to_string(), "mate -2");
+    }
+
+    #[test]
+    fn table_scores_are_ply_relative() {
+        let s = MATE - 7;
+        assert_eq!(from_tt(to_tt(s, 3), 3), s);
+        assert_eq!(from_tt(to_tt(-s, 5), 5), -s);
+    }
+}
