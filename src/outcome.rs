@@ -88,12 +88,19 @@ impl<B: BoardWidth> Position<B> {
         let h = self.history();
         let window = (self.state().halfmove as usize).min(h.len());
         let mut count = 0;
-        let mut back = 2;
-        while back <= window {
-            if h[h.len() - back].key == key {
+        // Walk back ply by ply; a state reached by no move (the setup, or a null move
+        // in the search) ends the walk: nothing before it repeats this position.
+        let mut k = h.len();
+        let mut last = self.state().last_move;
+        for step in 1..=window {
+            if last == crate::moves::Move::NONE {
+                break;
+            }
+            k -= 1;
+            last = h[k].last_move;
+            if step % 2 == 0 && h[k].key == key {
                 count += 1;
             }
-            back += 2;
         }
         count
     }

@@ -316,6 +316,33 @@ impl<B: BoardWidth> Position<B> {
                 .any(|s| self.rules.shak_types[piece_type(self.mailbox[s])])
     }
 
+    /// Passes the move to the other side (a null move, for the search's null-move
+    /// pruning). Repetition counting does not look across it.
+    pub fn make_null(&mut self) {
+        let prev = self.st;
+        self.history.push(prev);
+        self.st.key ^= ZOBRIST.side;
+        if prev.ep_in_key {
+            self.st.key ^= ZOBRIST.ep[prev.ep];
+        }
+        self.st.ep = NO_SQUARE;
+        self.st.ep_in_key = false;
+        self.st.halfmove = prev.halfmove + 1;
+        self.st.captured = NO_PIECE;
+        self.st.last_move = Move::NONE;
+        self.side ^= 1;
+        self.st.checkers = self.compute_checkers();
+        self.st.shak = self.checkers_include_shak();
+    }
+
+    /// Takes back a null move.
+    pub fn unmake_null(&mut self) {
+        self.side ^= 1;
+        if let Some(prev) = self.history.pop() {
+            self.st = prev;
+        }
+    }
+
     /// Takes back `m`, the last move made.
     pub fn unmake(&mut self, m: Move) {
         let r = self.rules;

@@ -46,7 +46,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use crate::eval::Eval;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::outcome::GameResult;
-use crate::position::{piece_code, piece_type, Position, NO_PIECE, WHITE};
+use crate::position::{piece_code, piece_type, Position, NO_PIECE};
 use crate::rules::BoardWidth;
 use crate::time::{Clock, Limits};
 use crate::tt::{Bound, Tt};
@@ -379,25 +379,6 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         !list.is_empty()
     }
 
-    /// True when the current position occurred before within the reversible plies.
-    fn repeated(&self) -> bool {
-        let st = self.pos.state();
-        if st.halfmove < 4 {
-            return false;
-        }
-        let h = self.pos.history();
-        let window = (st.halfmove as usize).min(h.len());
-        let key = st.key;
-        let mut back = 4;
-        while back <= window {
-            if h[h.len() - back].key == key {
-                return true;
-            }
-            back += 2;
-        }
-        false
-    }
-
     /// The game-end rules that can be decided without generating moves (and, rarely,
     /// with): `Some(score)` when the game is over here.
     fn terminal(&mut self, ply: usize, full: bool) -> Option<i32> {
@@ -436,7 +417,8 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             BareKingRule::None => {}
         }
         if full {
-            if self.repeated() {
+            // Inside the tree one earlier occurrence already counts as a draw.
+            if self.pos.repetitions() >= 1 {
                 return Some(0);
             }
             if self.pos.state().halfmove >= end.n_move_plies {
@@ -450,24 +432,6 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             return Some(0);
         }
         None
-    }
-
-    /// The position with the other side to move (a null move), if it can be built.
-    ///
-    /// The core has no null move yet, so this goes through the FEN (the en-passant
-    /// square is dropped, the history is not carried over: repetitions and Shatar's
-    /// series of checks are not seen inside a null-move search, which only decides a
-    /// pruning). See the report to the lead: a `make_null`/`unmake_null` pair in
-    /// `Position` would make this cheaper.
-    fn null_position(&self) -> Option<Position<B>> {
-        let fen = self.pos.fen();
-        let mut fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.len() < 4 {
-            return None;
-        }
-        fields[1] = if self.pos.side() == WHITE { "b" } else { "w" };
-        fields[3] = "-";
-        Position::from_fen(self.pos.rules, &fields.join(" ")).ok()
     }
 
     fn null_allowed(&self) -> bool {
@@ -626,18 +590,15 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             }
             // Null move.
             if allow_null && depth >= 3 && static_eval >= beta && self.null_allowed() {
-                if let Some(np) = self.null_position() {
-                    let r = 3 + depth / 6;
-                    let saved = std::mem::replace(&mut self.pos, np);
-                    let score =
-                        -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
-                    self.pos = saved;
-                    if self.stopped {
-                        return 0;
-                    }
-                    if score >= beta {
-                        return if score >= MATE_BOUND { beta } else { score };
-                    }
+                let r = 3 + depth / 6;
+                self.pos.make_null();
+                let score = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
+                self.pos.unmake_null();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
                 }
             }
         }
