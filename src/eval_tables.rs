@@ -414,4 +414,23 @@ mod tests {
         assert_eq!(n[56].mg, 8); // a8
         assert_eq!(n[56].eg, 0);
     }
+
+    #[test]
+    fn chancellor_games_use_paulowichs_own_table() {
+        // David Paulowich's chancellor bonus table for GNU Chess, index 0 = a1.
+        const PAULOWICH: [i32; 64] = [
+            0, 2, 4, 6, 6, 4, 2, 0, 2, 4, 6, 8, 8, 6, 4, 2, 4, 6, 8, 10, 10, 8, 6, 4, 6, 8, 10, 10,
+            10, 10, 8, 6, 6, 8, 10, 10, 10, 10, 8, 6, 4, 6, 8, 10, 10, 8, 6, 4, 2, 4, 6, 8, 8, 6,
+            4, 2, 0, 2, 4, 6, 6, 4, 2, 0,
+        ];
+        for name in ["chancellor", "chancellorx", "kingsleap"] {
+            let def = &all_variants()[variant_id(name).unwrap()];
+            let t = EvalTables::embedded(def).unwrap();
+            let c = def.pieces.iter().position(|p| p.letter == 'C').unwrap();
+            for (sq, &v) in PAULOWICH.iter().enumerate() {
+                assert_eq!(t.pieces[c].pst[sq].mg, v, "{name} square {sq}");
+                assert_eq!(t.pieces[c].pst[sq].eg, v, "{name} square {sq}");
+            }
+        }
+    }
 }
