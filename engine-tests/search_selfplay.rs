@@ -54,6 +54,8 @@ fn play_games(variant: &str, seed: u64) -> Vec<String> {
                     tt: &tt,
                     eval: &eval,
                     stop: &stop,
+                    multipv: 1,
+                    exclude: Vec::new(),
                 };
                 let r = game.search(&opts, &mut |_| {}).expect("search");
                 r.best.unwrap_or_else(|| {
@@ -126,6 +128,8 @@ fn stop_ends_an_infinite_search_promptly_with_two_threads() {
         tt: &tt,
         eval: &eval,
         stop: &stop,
+        multipv: 1,
+        exclude: Vec::new(),
     };
     let legal = game.legal_moves();
     let result = std::thread::scope(|s| {
@@ -160,6 +164,8 @@ fn timed_search_returns_a_legal_move_within_its_clock() {
             tt: &tt,
             eval: &eval,
             stop: &stop,
+            multipv: 1,
+            exclude: Vec::new(),
         };
         let r = game.search(&opts, &mut |_| {}).expect("search");
         let best = r.best.expect("a move");

@@ -179,6 +179,8 @@ fn solve_variant(variant: &str) -> Vec<String> {
             tt: &tt,
             eval: &eval,
             stop: &stop,
+            multipv: 1,
+            exclude: Vec::new(),
         };
         let r = game.search(&opts, &mut |_| {}).expect("search");
         let best = r.best.unwrap_or_default();

@@ -104,6 +104,8 @@ pub fn run(
             tt: &tt,
             eval,
             stop: &stop,
+            multipv: 1,
+            exclude: Vec::new(),
         };
         let r = game.search(&opts, &mut |_| {})?;
         nodes += r.nodes;

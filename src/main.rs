@@ -231,6 +231,8 @@ fn run(cli: Cli) -> Result<(), String> {
                 tt: &tt,
                 eval: &eval,
                 stop: &stop,
+                multipv: 1,
+                exclude: Vec::new(),
             };
             let result = game.search(&opts, &mut |info| {
                 let mut o = std::io::stdout().lock();

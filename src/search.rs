@@ -108,6 +108,10 @@ pub struct SearchOptions<'a> {
     /// Set from outside to stop the search (`stop`, `?`, `exit`); the search also sets
     /// it when it finishes.
     pub stop: &'a AtomicBool,
+    /// Number of best lines to report (UCI MultiPV), at least 1.
+    pub multipv: usize,
+    /// Root moves not to search (XBoard `exclude`), in coordinate notation.
+    pub exclude: Vec<String>,
 }
 
 /// One finished depth.
@@ -125,6 +129,8 @@ pub struct SearchInfo {
     pub time_ms: u64,
     /// Principal variation in coordinate notation.
     pub pv: Vec<String>,
+    /// Which of the MultiPV lines this is (1 = the best).
+    pub multipv: usize,
 }
 
 impl SearchInfo {
@@ -135,9 +141,12 @@ impl SearchInfo {
 
     /// `info depth D score cp X nodes N nps N time MS pv ...`.
     pub fn line(&self) -> String {
-        let mut s = format!(
-            "info depth {} score {} nodes {} nps {} time {} pv",
-            self.depth,
+        let mut s = format!("info depth {} seldepth {}", self.depth, self.seldepth);
+        if self.multipv > 1 {
+            s += &format!(" multipv {}", self.multipv);
+        }
+        s += &format!(
+            " score {} nodes {} nps {} time {} pv",
             self.score,
             self.nodes,
             self.nps(),
@@ -176,6 +185,10 @@ struct Shared<'a> {
     limits: &'a Limits,
     nodes: Vec<AtomicU64>,
     threads: usize,
+    /// Root moves never searched (XBoard `exclude`).
+    excluded: Vec<Move>,
+    /// Lines reported by the main worker.
+    multipv: usize,
 }
 
 impl Shared<'_> {
@@ -203,6 +216,8 @@ struct Worker<'a, B: BoardWidth> {
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     root_depth: i32,
+    /// Root moves skipped in this iteration (excluded moves and better MultiPV lines).
+    root_skip: Vec<Move>,
     /// The drop phase of a game with drops (null move off).
     drops: bool,
 }
@@ -242,6 +257,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             root_depth: 0,
+            root_skip: sh.excluded.clone(),
             drops,
         }
     }
@@ -619,6 +635,9 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         let killers = self.killers[ply];
         for i in 0..list.len() {
             let m = Self::pick(&mut list, &mut scores, i);
+            if ply == 0 && self.root_skip.contains(&m) {
+                continue;
+            }
             let tactical = self.is_tactical(m);
             self.pos.make(m);
             let gives_check = self.pos.in_check();
@@ -694,6 +713,10 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             }
         }
 
+        if ply == 0 && !self.root_skip.is_empty() {
+            // Some root moves were left out: this is not the position's true value.
+            return best;
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if alpha > old_alpha {
@@ -708,7 +731,8 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
     }
 
     /// Iterative deepening. Worker 0 reports and decides; returns (best move, ponder
-    /// move, score, depth completed).
+    /// move, score, depth completed). With MultiPV, each depth is searched once per
+    /// line, every line leaving out the better lines' first moves.
     fn iterate(
         &mut self,
         max_depth: u32,
@@ -716,71 +740,95 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         mut on_info: Option<&mut (dyn FnMut(&SearchInfo) + Send)>,
     ) -> (Move, Move, i32, u32) {
         let mut best = (Move::NONE, Move::NONE, 0, 0u32);
-        let mut prev = 0;
+        let lines = if self.id == 0 {
+            self.sh.multipv.clamp(1, root_moves.max(1))
+        } else {
+            1
+        };
+        let mut prev = vec![0i32; lines];
         let timed = self.sh.clock.is_timed() && !self.sh.limits.infinite;
         let mut depth = 1;
-        while depth <= max_depth as i32 {
+        'deepening: while depth <= max_depth as i32 {
             let d = if self.id % 2 == 1 { depth + 1 } else { depth };
             self.root_depth = d;
-            self.seldepth = 0;
-            let mut delta = 18;
-            let (mut alpha, mut beta) = if depth >= 4 {
-                ((prev - delta).max(-INF), (prev + delta).min(INF))
-            } else {
-                (-INF, INF)
-            };
-            let score = loop {
-                let s = self.negamax(alpha, beta, d, 0, true, false);
-                if self.stopped {
-                    break s;
-                }
-                if s <= alpha {
-                    beta = (alpha + beta) / 2;
-                    alpha = (s - delta).max(-INF);
-                } else if s >= beta {
-                    beta = (s + delta).min(INF);
+            let mut better_lines: Vec<Move> = Vec::new();
+            for line in 0..lines {
+                self.root_skip = self.sh.excluded.clone();
+                self.root_skip.extend_from_slice(&better_lines);
+                self.seldepth = 0;
+                let mut delta = 18;
+                let (mut alpha, mut beta) = if depth >= 4 {
+                    (
+                        (prev[line] - delta).max(-INF),
+                        (prev[line] + delta).min(INF),
+                    )
                 } else {
-                    break s;
-                }
-                delta += delta / 2 + 10;
-            };
-            if self.stopped {
-                // A partial iteration's move is used only when nothing was completed.
-                if best.0 == Move::NONE && self.pv_len[0] > 0 {
-                    best.0 = self.pv[0][0];
-                }
-                break;
-            }
-            prev = score;
-            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
-            if let Some(&m) = pv.first() {
-                best = (m, pv.get(1).copied().unwrap_or(Move::NONE), score, d as u32);
-            }
-            if self.id == 0 {
-                self.sh.nodes[0].store(self.nodes, Ordering::Relaxed);
-                if let Some(cb) = on_info.as_mut() {
-                    let info = SearchInfo {
-                        depth: d as u32,
-                        seldepth: self.seldepth as u32,
-                        score: Score::from_internal(score),
-                        nodes: self.sh.total_nodes(),
-                        time_ms: self.sh.clock.elapsed_ms(),
-                        pv: pv.iter().map(|&m| self.pos.move_text(m)).collect(),
-                    };
-                    cb(&info);
-                }
-                if timed {
-                    if self.sh.clock.soft_expired() || root_moves == 1 {
-                        break;
+                    (-INF, INF)
+                };
+                let score = loop {
+                    let s = self.negamax(alpha, beta, d, 0, true, false);
+                    if self.stopped {
+                        break s;
                     }
-                    let mate_plies = MATE - score.abs();
-                    if score.abs() >= MATE_BOUND && d >= mate_plies + 4 {
-                        break;
+                    if s <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (s - delta).max(-INF);
+                    } else if s >= beta {
+                        beta = (s + delta).min(INF);
+                    } else {
+                        break s;
                     }
+                    delta += delta / 2 + 10;
+                };
+                if self.stopped {
+                    // A partial iteration's move is used only when nothing was completed.
+                    if best.0 == Move::NONE && line == 0 && self.pv_len[0] > 0 {
+                        best.0 = self.pv[0][0];
+                    }
+                    break 'deepening;
+                }
+                prev[line] = score;
+                let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
+                let Some(&first) = pv.first() else {
+                    break;
+                };
+                better_lines.push(first);
+                if line == 0 {
+                    best = (
+                        first,
+                        pv.get(1).copied().unwrap_or(Move::NONE),
+                        score,
+                        d as u32,
+                    );
+                }
+                if self.id == 0 {
+                    self.sh.nodes[0].store(self.nodes, Ordering::Relaxed);
+                    if let Some(cb) = on_info.as_mut() {
+                        let info = SearchInfo {
+                            depth: d as u32,
+                            seldepth: self.seldepth as u32,
+                            score: Score::from_internal(score),
+                            nodes: self.sh.total_nodes(),
+                            time_ms: self.sh.clock.elapsed_ms(),
+                            pv: pv.iter().map(|&m| self.pos.move_text(m)).collect(),
+                            multipv: line + 1,
+                        };
+                        cb(&info);
+                    }
+                }
+            }
+            if self.id == 0 && timed {
+                if self.sh.clock.soft_expired() || root_moves == 1 {
+                    break;
+                }
+                let mate_plies = MATE - best.2.abs();
+                if best.2.abs() >= MATE_BOUND && d >= mate_plies + 4 {
+                    break;
                 }
             }
             depth += 1;
         }
+        self.root_skip.clear();
         self.sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
         best
     }
@@ -809,6 +857,16 @@ pub fn search<B: BoardWidth>(
         };
     }
     let threads = opts.threads.max(1);
+    let mut excluded: Vec<Move> = legal
+        .as_slice()
+        .iter()
+        .copied()
+        .filter(|&m| opts.exclude.contains(&root.move_text(m)))
+        .collect();
+    if excluded.len() == legal.len() {
+        // Everything excluded: search them all rather than nothing.
+        excluded.clear();
+    }
     opts.tt.new_search();
     let shared = Shared {
         tt: opts.tt,
@@ -818,13 +876,15 @@ pub fn search<B: BoardWidth>(
         limits: &opts.limits,
         nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
         threads,
+        multipv: opts.multipv.max(1),
+        excluded,
     };
     let max_depth = opts
         .limits
         .depth
         .unwrap_or(MAX_PLY as u32 - 8)
         .clamp(1, MAX_PLY as u32 - 8);
-    let n_root = legal.len();
+    let n_root = legal.len() - shared.excluded.len();
     // Every worker runs on a thread of its own with a stack large enough for the
     // deepest line (each ply keeps its move list on the stack).
     let outcome = std::thread::scope(|s| {
@@ -861,7 +921,12 @@ pub fn search<B: BoardWidth>(
     });
     let (best, ponder, score, depth) = outcome.unwrap_or((Move::NONE, Move::NONE, 0, 0));
     let best = if best == Move::NONE {
-        legal.as_slice()[0]
+        legal
+            .as_slice()
+            .iter()
+            .copied()
+            .find(|m| !shared.excluded.contains(m))
+            .unwrap_or(legal.as_slice()[0])
     } else {
         best
     };
