@@ -752,7 +752,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             let d = if self.id % 2 == 1 { depth + 1 } else { depth };
             self.root_depth = d;
             let mut better_lines: Vec<Move> = Vec::new();
-            for line in 0..lines {
+            for (line, prev_score) in prev.iter_mut().enumerate() {
                 self.root_skip = self.sh.excluded.clone();
                 self.root_skip.extend_from_slice(&better_lines);
                 self.seldepth = 0;
@@ -787,7 +787,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
                     }
                     break 'deepening;
                 }
-                prev[line] = score;
+                *prev_score = score;
                 let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
                 let Some(&first) = pv.first() else {
                     break;
