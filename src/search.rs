@@ -759,8 +759,8 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
                 let mut delta = 18;
                 let (mut alpha, mut beta) = if depth >= 4 {
                     (
-                        (prev[line] - delta).max(-INF),
-                        (prev[line] + delta).min(INF),
+                        (*prev_score - delta).max(-INF),
+                        (*prev_score + delta).min(INF),
                     )
                 } else {
                     (-INF, INF)
