@@ -14,6 +14,7 @@ pub mod notation;
 pub mod outcome;
 pub mod piece;
 pub mod position;
+pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod time;

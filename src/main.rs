@@ -1,10 +1,11 @@
 //! The `sako` command line: perft, moves, result, variants; with no subcommand the
 //! protocol loop.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use sako::protocol::Protocol;
 use sako::variant::all_variants;
 use sako::Game;
 
@@ -242,29 +243,11 @@ fn run(cli: Cli) -> Result<(), String> {
             let best = result.best.unwrap_or_else(|| "(none)".to_string());
             w(&mut out, &format!("bestmove {best}"));
         }
-        Some(Command::Xboard) | Some(Command::Uci) | None => {
-            protocol_loop(&mut out.lock());
-        }
+        Some(Command::Xboard) => sako::protocol::run(Some(Protocol::Xboard)),
+        Some(Command::Uci) => sako::protocol::run(Some(Protocol::Uci)),
+        None => sako::protocol::run(None),
     }
     Ok(())
-}
-
-/// The protocol loop. XBoard and UCI arrive with the protocols work; until then the
-/// loop says so for every command and keeps serving until `quit` or end of input.
-fn protocol_loop(out: &mut std::io::StdoutLock) {
-    let stdin = std::io::stdin();
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
-        let cmd = line.trim();
-        if cmd.is_empty() {
-            continue;
-        }
-        if cmd == "quit" {
-            break;
-        }
-        let _ = writeln!(out, "Error (protocols not yet available): {cmd}");
-        let _ = out.flush();
-    }
 }
 
 fn main() -> ExitCode {

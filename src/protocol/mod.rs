@@ -1,0 +1,306 @@
+//! The protocol front ends: XBoard/CECP v2 and UCI. Both share a [`Session`]: the
+//! game being played, the transposition table, the evaluation and a search running on
+//! a thread of its own while standard input keeps being read (so `stop`, `?`, `ping`
+//! and `quit` are answered at once).
+
+pub mod uci;
+pub mod xboard;
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+use crate::eval::Eval;
+use crate::game::Game;
+use crate::search::{SearchInfo, SearchOptions, SearchResult};
+use crate::time::Limits;
+use crate::tt::Tt;
+
+/// Default transposition table size in MB.
+pub const DEFAULT_HASH_MB: usize = 64;
+
+/// What the main loop reacts to.
+pub enum Event {
+    /// A line from standard input.
+    Line(String),
+    /// Standard input was closed.
+    Eof,
+    /// The search with this id finished on its own.
+    SearchDone(u64),
+}
+
+/// Writes protocol output: one line at a time, flushed, never interleaved.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    /// Output to standard output.
+    pub fn stdout() -> Output {
+        Output(Arc::new(Mutex::new(Box::new(std::io::stdout()))))
+    }
+
+    /// Output to any writer (tests).
+    pub fn to_writer(w: Box<dyn Write + Send>) -> Output {
+        Output(Arc::new(Mutex::new(w)))
+    }
+
+    /// Writes one line.
+    pub fn line(&self, text: &str) {
+        tracing::debug!(target: "protocol", "> {text}");
+        if let Ok(mut w) = self.0.lock() {
+            let _ = writeln!(w, "{text}");
+            let _ = w.flush();
+        }
+    }
+}
+
+struct Running {
+    id: u64,
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<Result<SearchResult, String>>,
+}
+
+/// The state both protocols share.
+pub struct Session {
+    /// The game being played or analysed.
+    pub game: Game,
+    tt: Arc<Tt>,
+    /// Transposition table size in MB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Directory with evaluation tables (`None`: the built-in ones).
+    pub eval_dir: Option<PathBuf>,
+    eval: Arc<Eval>,
+    running: Option<Running>,
+    next_id: u64,
+    events: Sender<Event>,
+    /// Protocol output.
+    pub out: Output,
+}
+
+impl Session {
+    /// A session on standard chess.
+    pub fn new(events: Sender<Event>, out: Output) -> Session {
+        let game = Game::new("normal", None).unwrap_or_else(|e| panic!("built-in start: {e}"));
+        let eval = Eval::embedded("normal").unwrap_or_else(|e| panic!("built-in tables: {e}"));
+        Session {
+            game,
+            tt: Arc::new(Tt::new(DEFAULT_HASH_MB)),
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
+            eval_dir: None,
+            eval: Arc::new(eval),
+            running: None,
+            next_id: 1,
+            events,
+            out,
+        }
+    }
+
+    /// Name of the current variant.
+    pub fn variant(&self) -> &'static str {
+        self.game.variant().name
+    }
+
+    /// Starts a new game of `variant` from `fen` (or its start), loading its evaluation.
+    pub fn set_game(&mut self, variant: &str, fen: Option<&str>) -> Result<(), String> {
+        let game = Game::new(variant, fen)?;
+        if game.variant().name != self.eval.variant {
+            let eval = Eval::load(game.variant(), self.eval_dir.as_deref())?;
+            self.eval = Arc::new(eval);
+        }
+        self.game = game;
+        Ok(())
+    }
+
+    /// Reads the evaluation tables again from `dir` (or the built-in ones).
+    pub fn set_eval_dir(&mut self, dir: Option<PathBuf>) -> Result<(), String> {
+        let eval = Eval::load(self.game.variant(), dir.as_deref())?;
+        self.eval = Arc::new(eval);
+        self.eval_dir = dir;
+        Ok(())
+    }
+
+    /// Resizes (and clears) the transposition table.
+    pub fn set_hash(&mut self, mb: usize) {
+        let mb = mb.clamp(1, 1 << 16);
+        if mb != self.hash_mb {
+            self.tt = Arc::new(Tt::new(mb));
+            self.hash_mb = mb;
+        }
+    }
+
+    /// Clears the transposition table (a new game).
+    pub fn clear_hash(&mut self) {
+        self.tt.clear();
+    }
+
+    /// True while a search runs.
+    pub fn searching(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// Id of the running search.
+    pub fn search_id(&self) -> Option<u64> {
+        self.running.as_ref().map(|r| r.id)
+    }
+
+    /// Starts searching the current position on a thread of its own; every completed
+    /// depth goes to `on_info`. Returns the search id.
+    pub fn start_search(
+        &mut self,
+        limits: Limits,
+        multipv: usize,
+        exclude: Vec<String>,
+        mut on_info: Box<dyn FnMut(&SearchInfo) + Send>,
+    ) -> u64 {
+        self.stop_search();
+        let id = self.next_id;
+        self.next_id += 1;
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut game = self.game.clone();
+        let tt = Arc::clone(&self.tt);
+        let eval = Arc::clone(&self.eval);
+        let threads = self.threads;
+        let events = self.events.clone();
+        let flag = Arc::clone(&stop);
+        let handle = std::thread::spawn(move || {
+            let opts = SearchOptions {
+                limits,
+                threads,
+                tt: &tt,
+                eval: &eval,
+                stop: &flag,
+                multipv,
+                exclude,
+            };
+            let r = game.search(&opts, &mut *on_info);
+            let _ = events.send(Event::SearchDone(id));
+            r
+        });
+        self.running = Some(Running { id, stop, handle });
+        id
+    }
+
+    /// Stops the running search (if any) and returns its result.
+    pub fn stop_search(&mut self) -> Option<SearchResult> {
+        let running = self.running.take()?;
+        running.stop.store(true, Ordering::Relaxed);
+        match running.handle.join() {
+            Ok(Ok(r)) => Some(r),
+            Ok(Err(e)) => {
+                tracing::warn!("search failed: {e}");
+                None
+            }
+            Err(_) => {
+                tracing::error!("search thread panicked");
+                None
+            }
+        }
+    }
+
+    /// Collects the result of search `id` after it reported that it finished; `None`
+    /// when that search was already stopped and collected (a stale report).
+    pub fn finish_search(&mut self, id: u64) -> Option<SearchResult> {
+        if self.search_id() == Some(id) {
+            self.stop_search()
+        } else {
+            None
+        }
+    }
+}
+
+/// Which protocol the first command chose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// XBoard / CECP.
+    Xboard,
+    /// UCI.
+    Uci,
+}
+
+/// Reads standard input on a thread of its own, feeding the event channel.
+fn spawn_stdin_reader(tx: Sender<Event>) {
+    std::thread::spawn(move || {
+        let stdin = std::io::stdin();
+        let mut lock = stdin.lock();
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match lock.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => {
+                    let _ = tx.send(Event::Eof);
+                    break;
+                }
+                Ok(_) => {
+                    // Bytes that are not UTF-8 must not end the session.
+                    let line = String::from_utf8_lossy(&buf).trim().to_string();
+                    if tx.send(Event::Line(line)).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+}
+
+/// Runs the protocol loop on standard input and output. With `forced` the protocol is
+/// fixed (`sako xboard`, `sako uci`); otherwise the first command decides.
+pub fn run(forced: Option<Protocol>) {
+    let (tx, rx) = channel();
+    spawn_stdin_reader(tx.clone());
+    serve(forced, tx, rx, Output::stdout());
+}
+
+/// Serves a protocol from an event channel (standard input, or a test's lines).
+pub fn serve(forced: Option<Protocol>, tx: Sender<Event>, rx: Receiver<Event>, out: Output) {
+    let mut protocol = forced;
+    let mut pending: Option<String> = None;
+    if protocol.is_none() {
+        for event in rx.iter() {
+            match event {
+                Event::Line(l) => {
+                    let word = l.split_whitespace().next().unwrap_or("");
+                    match word {
+                        "" => continue,
+                        "uci" => {
+                            protocol = Some(Protocol::Uci);
+                            pending = Some(l);
+                            break;
+                        }
+                        "xboard" | "protover" => {
+                            protocol = Some(Protocol::Xboard);
+                            pending = Some(l);
+                            break;
+                        }
+                        "quit" => return,
+                        _ => out.line(&format!(
+                            "Error (unknown command): {l} (send 'xboard' or 'uci' first)"
+                        )),
+                    }
+                }
+                Event::Eof => return,
+                Event::SearchDone(_) => {}
+            }
+        }
+    }
+    let session = Session::new(tx, out);
+    match protocol {
+        Some(Protocol::Uci) => uci::Uci::new(session).serve(rx, pending),
+        Some(Protocol::Xboard) => xboard::Xboard::new(session).serve(rx, pending),
+        None => {}
+    }
+}
+
+/// Splits off the first word of a command.
+pub fn split_command(line: &str) -> (&str, &str) {
+    let line = line.trim();
+    match line.find(char::is_whitespace) {
+        Some(i) => (&line[..i], line[i..].trim()),
+        None => (line, ""),
+    }
+}

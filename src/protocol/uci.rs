@@ -1,0 +1,329 @@
+//! The UCI front end (with Fairy-Stockfish's `UCI_Variant` convention for variants).
+
+use std::path::PathBuf;
+use std::sync::mpsc::Receiver;
+
+use super::{split_command, Event, Session};
+use crate::search::{SearchInfo, SearchResult};
+use crate::time::Limits;
+use crate::variant::{all_variants, variant_id};
+
+/// Engine name and version as announced.
+pub const ENGINE_NAME: &str = concat!("sako ", env!("CARGO_PKG_VERSION"));
+
+/// UCI protocol state.
+pub struct Uci {
+    s: Session,
+    multipv: usize,
+    overhead_ms: u64,
+    /// Limits of a `go ponder` search, used when `ponderhit` arrives.
+    ponder_limits: Option<Limits>,
+    /// `go infinite` or `go ponder`: `bestmove` waits for `stop` (or `ponderhit`).
+    hold: bool,
+    /// A held search's result, if it ended before `stop`.
+    held: Option<SearchResult>,
+    quit: bool,
+}
+
+impl Uci {
+    /// A UCI front end over `session`.
+    pub fn new(session: Session) -> Uci {
+        Uci {
+            s: session,
+            multipv: 1,
+            overhead_ms: 30,
+            ponder_limits: None,
+            hold: false,
+            held: None,
+            quit: false,
+        }
+    }
+
+    /// Handles events until `quit` or end of input.
+    pub fn serve(mut self, rx: Receiver<Event>, first: Option<String>) {
+        if let Some(l) = first {
+            self.command(&l);
+        }
+        for event in rx.iter() {
+            match event {
+                Event::Line(l) => self.command(&l),
+                Event::Eof => break,
+                Event::SearchDone(id) => {
+                    if let Some(r) = self.s.finish_search(id) {
+                        if self.hold {
+                            // infinite / ponder: bestmove only after stop or ponderhit
+                            self.held = Some(r);
+                        } else {
+                            self.bestmove(&r);
+                        }
+                    }
+                }
+            }
+            if self.quit {
+                break;
+            }
+        }
+        self.s.stop_search();
+    }
+
+    fn info(&self, text: &str) {
+        self.s.out.line(&format!("info string {text}"));
+    }
+
+    fn bestmove(&self, r: &SearchResult) {
+        match (&r.best, &r.ponder) {
+            (Some(b), Some(p)) => self.s.out.line(&format!("bestmove {b} ponder {p}")),
+            (Some(b), None) => self.s.out.line(&format!("bestmove {b}")),
+            _ => self.s.out.line("bestmove (none)"),
+        }
+    }
+
+    /// Handles one command line.
+    pub fn command(&mut self, line: &str) {
+        tracing::debug!(target: "protocol", "< {line}");
+        let (cmd, rest) = split_command(line);
+        match cmd {
+            "" => {}
+            "uci" => self.uci(),
+            "isready" => self.s.out.line("readyok"),
+            "ucinewgame" => {
+                self.s.stop_search();
+                self.s.clear_hash();
+                let v = self.s.variant();
+                if let Err(e) = self.s.set_game(v, None) {
+                    self.info(&format!("Error: {e}"));
+                }
+            }
+            "setoption" => self.setoption(rest),
+            "position" => self.position(rest),
+            "go" => self.go(rest),
+            "stop" => {
+                self.ponder_limits = None;
+                self.hold = false;
+                let r = self.s.stop_search().or(self.held.take());
+                if let Some(r) = r {
+                    self.bestmove(&r);
+                }
+            }
+            "ponderhit" => self.ponderhit(),
+            "quit" => self.quit = true,
+            "d" => {
+                let fen = self.s.game.fen();
+                self.info(&format!("variant {} fen {fen}", self.s.variant()));
+            }
+            _ => self.info(&format!("Error (unknown command): {line}")),
+        }
+    }
+
+    fn uci(&self) {
+        let o = &self.s.out;
+        o.line(&format!("id name {ENGINE_NAME}"));
+        o.line("id author the sako developers");
+        let mut combo = String::from("option name UCI_Variant type combo default normal var chess");
+        for v in all_variants() {
+            combo += &format!(" var {}", v.name);
+        }
+        o.line(&combo);
+        o.line(&format!(
+            "option name Hash type spin default {} min 1 max 65536",
+            super::DEFAULT_HASH_MB
+        ));
+        o.line("option name Threads type spin default 1 min 1 max 256");
+        o.line("option name MultiPV type spin default 1 min 1 max 64");
+        o.line("option name Ponder type check default false");
+        o.line("option name Move Overhead type spin default 30 min 0 max 5000");
+        o.line("option name EvalTables type string default <empty>");
+        o.line("option name Clear Hash type button");
+        o.line("uciok");
+    }
+
+    fn setoption(&mut self, rest: &str) {
+        // setoption name <id with spaces> [value <x with spaces>]
+        let Some(after_name) = rest.strip_prefix("name").map(str::trim) else {
+            self.info(&format!("Error (bad setoption): {rest}"));
+            return;
+        };
+        let (name, value) = match after_name.find(" value") {
+            Some(i) => (after_name[..i].trim(), after_name[i + 6..].trim()),
+            None => (after_name.trim(), ""),
+        };
+        let number = || value.parse::<u64>().ok();
+        match name.to_ascii_lowercase().as_str() {
+            "uci_variant" => {
+                self.s.stop_search();
+                match variant_id(value) {
+                    Some(id) => {
+                        let v = all_variants()[id].name;
+                        if let Err(e) = self.s.set_game(v, None) {
+                            self.info(&format!("Error: {e}"));
+                        }
+                    }
+                    None => self.info(&format!("Error (unknown variant): {value}")),
+                }
+            }
+            "hash" => match number() {
+                Some(mb) => {
+                    self.s.stop_search();
+                    self.s.set_hash(mb as usize);
+                }
+                None => self.info(&format!("Error (bad value for Hash): {value}")),
+            },
+            "threads" => match number() {
+                Some(n) if n >= 1 => self.s.threads = n.min(256) as usize,
+                _ => self.info(&format!("Error (bad value for Threads): {value}")),
+            },
+            "multipv" => match number() {
+                Some(n) if n >= 1 => self.multipv = n.min(64) as usize,
+                _ => self.info(&format!("Error (bad value for MultiPV): {value}")),
+            },
+            "move overhead" => match number() {
+                Some(n) => self.overhead_ms = n.min(5000),
+                None => self.info(&format!("Error (bad value for Move Overhead): {value}")),
+            },
+            "ponder" | "uci_chess960" | "uci_analysemode" | "uci_showwdl" => {}
+            "clear hash" => self.s.clear_hash(),
+            "evaltables" => {
+                let dir = if value.is_empty() || value == "<empty>" {
+                    None
+                } else {
+                    Some(PathBuf::from(value))
+                };
+                if let Err(e) = self.s.set_eval_dir(dir) {
+                    self.info(&format!("Error: {e}"));
+                }
+            }
+            _ => self.info(&format!("Error (unknown option): {name}")),
+        }
+    }
+
+    fn position(&mut self, rest: &str) {
+        self.s.stop_search();
+        let (spec, moves) = match rest.find(" moves") {
+            Some(i) => (&rest[..i], rest[i + 6..].trim()),
+            None if rest.starts_with("moves") => ("", rest[5..].trim()),
+            None => (rest, ""),
+        };
+        let (kind, arg) = split_command(spec);
+        let variant = self.s.variant();
+        let setup = match kind {
+            "startpos" | "" => self.s.set_game(variant, None),
+            "fen" => self.s.set_game(variant, Some(arg)),
+            other => Err(format!("expected startpos or fen, not '{other}'")),
+        };
+        if let Err(e) = setup {
+            self.info(&format!("Error (illegal position): {e}"));
+            let _ = self.s.set_game(variant, None);
+            return;
+        }
+        for m in moves.split_whitespace() {
+            if let Err(e) = self.s.game.play(m) {
+                self.info(&format!(
+                    "Illegal move: {m} ({e}); the moves after it are ignored"
+                ));
+                break;
+            }
+        }
+    }
+
+    fn go(&mut self, rest: &str) {
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let mut limits = Limits {
+            overhead: Some(self.overhead_ms),
+            ..Limits::default()
+        };
+        let white = self.s.game.side_to_move() == 0;
+        let mut ponder = false;
+        let mut exclude_others: Option<Vec<String>> = None;
+        let mut i = 0;
+        let num = |k: usize| words.get(k).and_then(|w| w.parse::<i64>().ok());
+        while i < words.len() {
+            let w = words[i];
+            let value = num(i + 1);
+            let mut takes_value = true;
+            match w {
+                "wtime" if white => limits.time_left = value.map(|v| v.max(0) as u64),
+                "btime" if !white => limits.time_left = value.map(|v| v.max(0) as u64),
+                "winc" if white => limits.increment = value.unwrap_or(0).max(0) as u64,
+                "binc" if !white => limits.increment = value.unwrap_or(0).max(0) as u64,
+                "wtime" | "btime" | "winc" | "binc" => {}
+                "movestogo" => limits.moves_to_go = value.map(|v| v.max(1) as u32),
+                "movetime" => limits.movetime = value.map(|v| v.max(1) as u64),
+                "depth" => limits.depth = value.map(|v| v.clamp(1, 100) as u32),
+                "nodes" => limits.nodes = value.map(|v| v.max(1) as u64),
+                "mate" => limits.depth = value.map(|v| (2 * v.clamp(1, 50)) as u32),
+                "infinite" => {
+                    limits.infinite = true;
+                    takes_value = false;
+                }
+                "ponder" => {
+                    ponder = true;
+                    takes_value = false;
+                }
+                "perft" => {
+                    let depth = value.unwrap_or(1).clamp(0, 20) as u32;
+                    self.perft(depth);
+                    return;
+                }
+                "searchmoves" => {
+                    exclude_others = Some(words[i + 1..].iter().map(|s| s.to_string()).collect());
+                    break;
+                }
+                _ => {
+                    self.info(&format!("Error (unknown go parameter): {w}"));
+                    takes_value = false;
+                }
+            }
+            if takes_value && value.is_none() {
+                self.info(&format!("Error (go {w} needs a number)"));
+            }
+            i += if takes_value { 2 } else { 1 };
+        }
+        let exclude = match exclude_others {
+            Some(keep) => {
+                let all = self.s.game.legal_moves();
+                all.into_iter().filter(|m| !keep.contains(m)).collect()
+            }
+            None => Vec::new(),
+        };
+        self.held = None;
+        self.hold = ponder || limits.infinite;
+        if ponder {
+            self.ponder_limits = Some(limits.clone());
+            limits = Limits {
+                infinite: true,
+                ..Limits::default()
+            };
+        } else {
+            self.ponder_limits = None;
+        }
+        self.start(limits, exclude);
+    }
+
+    fn start(&mut self, limits: Limits, exclude: Vec<String>) {
+        let out = self.s.out.clone();
+        let on_info = Box::new(move |info: &SearchInfo| out.line(&info.line()));
+        self.s.start_search(limits, self.multipv, exclude, on_info);
+    }
+
+    fn ponderhit(&mut self) {
+        let Some(limits) = self.ponder_limits.take() else {
+            return;
+        };
+        // The ponder search filled the table; a fresh timed search finds its way fast.
+        self.s.stop_search();
+        self.held = None;
+        self.hold = limits.infinite;
+        self.start(limits, Vec::new());
+    }
+
+    fn perft(&mut self, depth: u32) {
+        self.s.stop_search();
+        let rows = self.s.game.divide(depth, self.s.threads);
+        let total: u64 = rows.iter().map(|(_, n)| n).sum();
+        for (m, n) in rows {
+            self.s.out.line(&format!("{m}: {n}"));
+        }
+        self.s.out.line("");
+        self.s.out.line(&format!("Nodes searched: {total}"));
+    }
+}

@@ -1,0 +1,613 @@
+//! The XBoard / CECP version 2 front end.
+
+use std::path::PathBuf;
+use std::sync::mpsc::Receiver;
+use std::sync::{Arc, Mutex};
+
+use super::{split_command, Event, Session};
+use crate::search::{Score, SearchInfo, SearchResult};
+use crate::time::Limits;
+use crate::variant::{all_variants, variant_id};
+
+/// What the engine does when a search it started finishes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Waiting (force mode, or the opponent's turn).
+    Idle,
+    /// Thinking about its own move: play it when done.
+    Thinking,
+    /// Analysing (`analyze`): never moves.
+    Analyzing,
+}
+
+/// The time control set by `level`, `st`, `sd`.
+#[derive(Clone, Debug, Default)]
+struct TimeControl {
+    moves_per_session: u32,
+    increment_ms: u64,
+    fixed_ms: Option<u64>,
+    depth: Option<u32>,
+    own_clock_ms: Option<u64>,
+}
+
+/// XBoard protocol state.
+pub struct Xboard {
+    s: Session,
+    mode: Mode,
+    force: bool,
+    /// The colour the engine plays, when not in force mode.
+    engine_side: Option<usize>,
+    post: bool,
+    tc: TimeControl,
+    /// Moves the engine made since the time control started.
+    moves_made: u32,
+    exclude: Vec<String>,
+    last_info: Arc<Mutex<Option<SearchInfo>>>,
+    hint: Option<String>,
+    game_over: bool,
+    quit: bool,
+}
+
+/// XBoard's thinking-output score: centipawns, or ±(100000 + moves) for mates.
+fn xboard_score(score: Score) -> i64 {
+    match score {
+        Score::Cp(c) => c as i64,
+        Score::Mate(m) if m > 0 => 100_000 + m as i64,
+        Score::Mate(m) => -100_000 + m as i64,
+    }
+}
+
+/// The `ply score time nodes pv` line.
+fn thinking_line(info: &SearchInfo) -> String {
+    format!(
+        "{} {} {} {} {}",
+        info.depth,
+        xboard_score(info.score),
+        info.time_ms / 10,
+        info.nodes,
+        info.pv.join(" ")
+    )
+}
+
+/// Parses XBoard's `level` base time: minutes, or `minutes:seconds`.
+fn parse_base(text: &str) -> Option<u64> {
+    match text.split_once(':') {
+        Some((m, s)) => Some(m.parse::<u64>().ok()? * 60_000 + s.parse::<u64>().ok()? * 1000),
+        None => Some((text.parse::<f64>().ok()? * 60_000.0) as u64),
+    }
+}
+
+impl Xboard {
+    /// An XBoard front end over `session`.
+    pub fn new(session: Session) -> Xboard {
+        Xboard {
+            s: session,
+            mode: Mode::Idle,
+            force: false,
+            engine_side: Some(1),
+            post: true,
+            tc: TimeControl::default(),
+            moves_made: 0,
+            exclude: Vec::new(),
+            last_info: Arc::new(Mutex::new(None)),
+            hint: None,
+            game_over: false,
+            quit: false,
+        }
+    }
+
+    /// Handles events until `quit` or end of input.
+    pub fn serve(mut self, rx: Receiver<Event>, first: Option<String>) {
+        if let Some(l) = first {
+            self.command(&l);
+        }
+        for event in rx.iter() {
+            match event {
+                Event::Line(l) => self.command(&l),
+                Event::Eof => break,
+                Event::SearchDone(id) => {
+                    if let Some(r) = self.s.finish_search(id) {
+                        self.search_finished(r);
+                    }
+                }
+            }
+            if self.quit {
+                break;
+            }
+        }
+        self.s.stop_search();
+    }
+
+    fn out(&self, text: &str) {
+        self.s.out.line(text);
+    }
+
+    fn features(&self) {
+        let names: Vec<&str> = all_variants().iter().map(|v| v.name).collect();
+        self.out(&format!(
+            "feature myname=\"{}\" variants=\"{}\" setboard=1 usermove=1 ping=1 memory=1 smp=1 \
+             analyze=1 colors=0 sigint=0 sigterm=0 name=1 san=0 debug=1 reuse=1 exclude=1 \
+             playother=1 time=1 draw=1",
+            super::uci::ENGINE_NAME,
+            names.join(",")
+        ));
+        self.out("feature option=\"Eval tables -path \"");
+        self.out("feature option=\"Clear Hash -button\"");
+        self.out("feature done=1");
+    }
+
+    /// Handles one command line.
+    pub fn command(&mut self, line: &str) {
+        tracing::debug!(target: "protocol", "< {line}");
+        let (cmd, rest) = split_command(line);
+        match cmd {
+            "" => {}
+            "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
+            | "ics" | "easy" | "hard" | "bk" | "otim" | "white" | "black" | "draw" => {}
+            "protover" => self.features(),
+            "ping" => self.out(&format!("pong {rest}")),
+            "new" => self.new_game(),
+            "variant" => self.variant(rest),
+            "force" => {
+                self.stop_thinking();
+                self.force = true;
+            }
+            "go" => {
+                self.force = false;
+                self.engine_side = Some(self.s.game.side_to_move());
+                self.think();
+            }
+            "playother" => {
+                self.force = false;
+                self.engine_side = Some(self.s.game.side_to_move() ^ 1);
+            }
+            "usermove" => self.usermove(rest),
+            "level" => self.level(rest),
+            "st" => match rest.parse::<f64>() {
+                Ok(secs) if secs > 0.0 => {
+                    self.tc.fixed_ms = Some((secs * 1000.0) as u64);
+                }
+                _ => self.error("bad st value", line),
+            },
+            "sd" => match rest.parse::<u32>() {
+                Ok(d) if d > 0 => self.tc.depth = Some(d.min(100)),
+                _ => self.error("bad sd value", line),
+            },
+            "time" => match rest.parse::<u64>() {
+                Ok(cs) => self.tc.own_clock_ms = Some(cs * 10),
+                Err(_) => self.error("bad time value", line),
+            },
+            "?" => {
+                if self.mode == Mode::Thinking {
+                    if let Some(r) = self.s.stop_search() {
+                        self.search_finished(r);
+                    }
+                }
+            }
+            "result" => {
+                self.stop_thinking();
+                self.game_over = true;
+                self.force = true;
+            }
+            "setboard" => self.setboard(rest),
+            "holding" => self.holding(rest),
+            "undo" => self.take_back(1),
+            "remove" => self.take_back(2),
+            "post" => self.post = true,
+            "nopost" => self.post = false,
+            "analyze" => {
+                self.stop_thinking();
+                self.mode = Mode::Analyzing;
+                self.analyze();
+            }
+            "exit" => {
+                if self.mode == Mode::Analyzing {
+                    self.s.stop_search();
+                    self.mode = Mode::Idle;
+                }
+            }
+            "." => self.stat(),
+            "hint" => {
+                if let Some(h) = &self.hint {
+                    self.out(&format!("Hint: {h}"));
+                }
+            }
+            "memory" => match rest.parse::<usize>() {
+                Ok(mb) => {
+                    let restart = self.pause_analysis();
+                    self.s.set_hash(mb);
+                    self.resume_analysis(restart);
+                }
+                Err(_) => self.error("bad memory value", line),
+            },
+            "cores" => match rest.parse::<usize>() {
+                Ok(n) if n >= 1 => self.s.threads = n.min(256),
+                _ => self.error("bad cores value", line),
+            },
+            "option" => self.option(rest),
+            "exclude" | "include" => self.exclude(cmd == "exclude", rest),
+            "quit" => self.quit = true,
+            _ => {
+                // Protocol version 1 interfaces send bare moves.
+                if self.s.game.clone().play(line.trim()).is_ok() {
+                    self.usermove(line.trim());
+                } else {
+                    self.error("unknown command", line);
+                }
+            }
+        }
+    }
+
+    fn error(&self, kind: &str, line: &str) {
+        self.out(&format!("Error ({kind}): {line}"));
+    }
+
+    fn stop_thinking(&mut self) {
+        if self.mode != Mode::Idle {
+            self.s.stop_search();
+            self.mode = Mode::Idle;
+        }
+    }
+
+    /// Stops an analysis to change the position or settings; true if it ran.
+    fn pause_analysis(&mut self) -> bool {
+        let analyzing = self.mode == Mode::Analyzing;
+        if analyzing {
+            self.s.stop_search();
+        } else {
+            self.stop_thinking();
+        }
+        analyzing
+    }
+
+    fn resume_analysis(&mut self, restart: bool) {
+        if restart {
+            self.analyze();
+        }
+    }
+
+    fn new_game(&mut self) {
+        self.stop_thinking();
+        let variant = "normal";
+        if let Err(e) = self.s.set_game(variant, None) {
+            self.out(&format!("tellusererror {e}"));
+        }
+        self.s.clear_hash();
+        self.force = false;
+        self.engine_side = Some(1);
+        self.tc.fixed_ms = None;
+        self.tc.depth = None;
+        self.moves_made = 0;
+        self.exclude.clear();
+        self.game_over = false;
+        self.hint = None;
+    }
+
+    fn variant(&mut self, name: &str) {
+        self.stop_thinking();
+        match variant_id(name) {
+            Some(id) => {
+                let v = &all_variants()[id];
+                if let Err(e) = self.s.set_game(v.name, None) {
+                    self.out(&format!("tellusererror {e}"));
+                    return;
+                }
+                for l in setup_lines(v.name) {
+                    self.out(&l);
+                }
+                self.game_over = false;
+            }
+            None => self.error("unknown variant", name),
+        }
+    }
+
+    fn setboard(&mut self, fen: &str) {
+        let restart = self.pause_analysis();
+        let variant = self.s.variant();
+        let fen = from_xboard_fen(variant, fen);
+        match self.s.set_game(variant, Some(&fen)) {
+            Ok(()) => {
+                self.game_over = false;
+                self.exclude.clear();
+            }
+            Err(e) => self.out(&format!("tellusererror Illegal position: {e}")),
+        }
+        self.resume_analysis(restart);
+    }
+
+    /// `holding [WHITE] [BLACK]`: the holdings as the interface sees them.
+    fn holding(&mut self, rest: &str) {
+        let parts: Vec<&str> = rest
+            .split(['[', ']'])
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect();
+        let (white, black) = match parts.as_slice() {
+            [] => ("", ""),
+            [w] if rest.trim_start().starts_with("[]") => ("", *w),
+            [w] => (*w, ""),
+            [w, b, ..] => (*w, *b),
+        };
+        let fen = self.s.game.fen();
+        let Some(open) = fen.find('[') else {
+            return; // a game without hands: nothing to update
+        };
+        let Some(close) = fen.find(']') else {
+            return;
+        };
+        let hand = format!(
+            "{}{}",
+            white.to_ascii_uppercase(),
+            black.to_ascii_lowercase()
+        );
+        let new_fen = format!("{}[{}]{}", &fen[..open], hand, &fen[close + 1..]);
+        if new_fen != fen {
+            let restart = self.pause_analysis();
+            let variant = self.s.variant();
+            let candidate = from_xboard_fen(variant, &new_fen);
+            if let Err(e) = self.s.set_game(variant, Some(&candidate)) {
+                self.out(&format!("tellusererror Illegal holdings: {e}"));
+            }
+            self.resume_analysis(restart);
+        }
+    }
+
+    fn take_back(&mut self, plies: usize) {
+        let restart = self.pause_analysis();
+        for _ in 0..plies {
+            if !self.s.game.undo() {
+                break;
+            }
+        }
+        self.game_over = false;
+        self.resume_analysis(restart);
+    }
+
+    fn usermove(&mut self, text: &str) {
+        let text = text.trim();
+        let restart = self.pause_analysis();
+        if self.game_over {
+            self.out(&format!("Illegal move (the game is over): {text}"));
+            self.resume_analysis(restart);
+            return;
+        }
+        if let Err(e) = self.s.game.play(text) {
+            let reason = if e.starts_with("unparsable") {
+                "unparsable"
+            } else {
+                "not legal here"
+            };
+            self.out(&format!("Illegal move ({reason}): {text}"));
+            self.resume_analysis(restart);
+            return;
+        }
+        self.exclude.clear();
+        if restart {
+            self.analyze();
+            return;
+        }
+        if self.claim_result() {
+            return;
+        }
+        if !self.force && self.engine_side == Some(self.s.game.side_to_move()) {
+            self.think();
+        }
+    }
+
+    /// Prints the result if the game has ended; true when it has.
+    fn claim_result(&mut self) -> bool {
+        match self.s.game.outcome() {
+            Some(o) => {
+                self.out(&o.line());
+                self.game_over = true;
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn level(&mut self, rest: &str) {
+        let w: Vec<&str> = rest.split_whitespace().collect();
+        let parsed = match w.as_slice() {
+            [mps, base, inc] => match (mps.parse::<u32>(), parse_base(base), inc.parse::<f64>()) {
+                (Ok(m), Some(_), Ok(i)) => Some((m, (i * 1000.0) as u64)),
+                _ => None,
+            },
+            _ => None,
+        };
+        match parsed {
+            Some((mps, inc)) => {
+                self.tc.moves_per_session = mps;
+                self.tc.increment_ms = inc;
+                self.tc.fixed_ms = None;
+                self.moves_made = 0;
+            }
+            None => self.error("bad level", rest),
+        }
+    }
+
+    fn limits(&self) -> Limits {
+        let mut l = Limits {
+            depth: self.tc.depth,
+            ..Limits::default()
+        };
+        if let Some(ms) = self.tc.fixed_ms {
+            l.movetime = Some(ms);
+        } else if let Some(clock) = self.tc.own_clock_ms {
+            l.time_left = Some(clock);
+            l.increment = self.tc.increment_ms;
+            if self.tc.moves_per_session > 0 {
+                let mps = self.tc.moves_per_session;
+                l.moves_to_go = Some(mps - self.moves_made % mps);
+            }
+        } else if self.tc.depth.is_none() {
+            // No clock was sent: a modest fixed time per move.
+            l.movetime = Some(5_000);
+        }
+        l
+    }
+
+    fn think(&mut self) {
+        if self.game_over || self.claim_result() {
+            return;
+        }
+        self.mode = Mode::Thinking;
+        let limits = self.limits();
+        let exclude = self.exclude.clone();
+        let on_info = self.info_printer();
+        self.s.start_search(limits, 1, exclude, on_info);
+    }
+
+    fn analyze(&mut self) {
+        self.mode = Mode::Analyzing;
+        if self.s.game.legal_moves().is_empty() {
+            return;
+        }
+        let limits = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        let exclude = self.exclude.clone();
+        let on_info = self.info_printer();
+        self.s.start_search(limits, 1, exclude, on_info);
+    }
+
+    fn info_printer(&self) -> Box<dyn FnMut(&SearchInfo) + Send> {
+        let out = self.s.out.clone();
+        let post = self.post || self.mode == Mode::Analyzing;
+        let last = Arc::clone(&self.last_info);
+        Box::new(move |info: &SearchInfo| {
+            if let Ok(mut l) = last.lock() {
+                *l = Some(info.clone());
+            }
+            if post {
+                out.line(&thinking_line(info));
+            }
+        })
+    }
+
+    fn search_finished(&mut self, r: SearchResult) {
+        if self.mode != Mode::Thinking {
+            return;
+        }
+        self.mode = Mode::Idle;
+        let Some(best) = r.best else {
+            self.claim_result();
+            return;
+        };
+        if self.s.game.play(&best).is_err() {
+            // The search always returns a legal move; never play anything else.
+            tracing::error!("search returned an unplayable move {best}");
+            return;
+        }
+        self.moves_made += 1;
+        self.hint = r.ponder;
+        self.out(&format!("move {best}"));
+        self.claim_result();
+    }
+
+    fn stat(&self) {
+        if self.mode != Mode::Analyzing {
+            return;
+        }
+        if let Ok(l) = self.last_info.lock() {
+            if let Some(info) = l.as_ref() {
+                let total = self.s.game.clone().legal_moves().len();
+                self.out(&format!(
+                    "stat01: {} {} {} {} {} {}",
+                    info.time_ms / 10,
+                    info.nodes,
+                    info.depth,
+                    0,
+                    total,
+                    info.pv.first().cloned().unwrap_or_default()
+                ));
+            }
+        }
+    }
+
+    fn option(&mut self, rest: &str) {
+        let (name, value) = match rest.split_once('=') {
+            Some((n, v)) => (n.trim(), v.trim()),
+            None => (rest.trim(), ""),
+        };
+        match name {
+            "Eval tables" => {
+                let dir = if value.is_empty() {
+                    None
+                } else {
+                    Some(PathBuf::from(value))
+                };
+                if let Err(e) = self.s.set_eval_dir(dir) {
+                    self.out(&format!("tellusererror {e}"));
+                }
+            }
+            "Clear Hash" => self.s.clear_hash(),
+            _ => self.error("unknown option", rest),
+        }
+    }
+
+    fn exclude(&mut self, exclude: bool, what: &str) {
+        let restart = self.pause_analysis();
+        if what == "all" {
+            self.exclude = if exclude {
+                self.s.game.legal_moves()
+            } else {
+                Vec::new()
+            };
+        } else if exclude {
+            if !self.exclude.iter().any(|m| m == what) {
+                self.exclude.push(what.to_string());
+            }
+        } else {
+            self.exclude.retain(|m| m != what);
+        }
+        self.resume_analysis(restart);
+    }
+}
+
+/// What the engine sends after `variant NAME` so that XBoard shows the right board,
+/// pieces and holdings for games it does not know itself.
+pub fn setup_lines(variant: &str) -> Vec<String> {
+    let lines: &[&str] = match variant {
+        "chancellor" => &[
+            "setup (PNBRQ.............C.Kpnbrq.............c.k) 8x8+0_fairy cnbrkbnq/pppppppp/8/8/8/8/PPPPPPPP/CNBRKBNQ w KQkq - 0 1",
+            "piece C& RN",
+            "piece K& KisO2",
+        ],
+        "chancellorx" => &[
+            "setup (PNBRQ.............C.Kpnbrq.............c.k) 8x8+0_fairy qnbkrbnc/pppppppp/8/8/8/8/PPPPPPPP/CNBRKBNQ w KQkq - 0 1",
+            "piece C& RN",
+            "piece K& KisO2",
+        ],
+        "kingsleap" => &[
+            "setup (PNBRQ.............C.Kpnbrq.............c.k) 8x8+0_fairy cnbrkbnq/pppppppp/8/8/8/8/PPPPPPPP/CNBRKBNQ w KQkq - 0 1",
+            "piece C& RN",
+            "piece K& KimD",
+        ],
+        "historia" => &[
+            "setup (PNBRQ.............E.Kpnbrq.............e.k) 8x8+7_bughouse 8/4pppp/pppp4/8/8/4PPPP/PPPP4/8[KQRRBBNNEEkqrrbbnnee] w - - 0 1",
+            "piece Q& BW",
+            "piece E& FvW",
+        ],
+        "shatarhia" => &[
+            "setup (PNBRQ......H.......Kpnbrq......h.......k) 8x8+1_seirawan rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR[Hh] w - - 0 1",
+            "piece Q& RF",
+        ],
+        "shatar" => &[
+            "setup (PNBRQ...............Kpnbrq...............k) 8x8+0_fairy rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w - - 0 1",
+            "piece Q& RF",
+        ],
+        "chesquerque" => &[
+            "setup (PNBRQ..........A....Kpnbrq..........a....k) 9x9+0_fairy rnbqkabnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBQKABNR w KQkq - 0 1",
+        ],
+        _ => &[],
+    };
+    lines.iter().map(|s| s.to_string()).collect()
+}
+
+/// Turns a FEN as XBoard sends it into ours (e.g. XBoard's Soldier stock in Great
+/// Shatranj's holdings is dropped by the FEN reader itself; nothing to do yet).
+fn from_xboard_fen(_variant: &str, fen: &str) -> String {
+    fen.trim().to_string()
+}
