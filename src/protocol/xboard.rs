@@ -371,6 +371,15 @@ impl Xboard {
             self.resume_analysis(restart);
             return;
         }
+        if self.is_unsuffixed_gate(text) {
+            // XBoard keeps the Hia in hand for a plain king move; accepting it would make
+            // the two boards differ. The human gates by clicking the Hia, then the king.
+            self.out(&format!(
+                "Illegal move (place the Hia: click it in hand first): {text}"
+            ));
+            self.resume_analysis(restart);
+            return;
+        }
         if let Err(e) = self.s.game.play(text) {
             let reason = if e.starts_with("unparsable") {
                 "unparsable"
@@ -392,6 +401,16 @@ impl Xboard {
         if !self.force && self.engine_side == Some(self.s.game.side_to_move()) {
             self.think();
         }
+    }
+
+    /// True when `text` is a legal gating move written without its suffix.
+    fn is_unsuffixed_gate(&self, text: &str) -> bool {
+        let Some(gate) = self.s.game.variant().gating else {
+            return false;
+        };
+        let gated = format!("{text}{}", gate.to_ascii_lowercase());
+        let moves = self.s.game.clone().legal_moves();
+        !moves.iter().any(|m| m == text) && moves.contains(&gated)
     }
 
     /// Prints the result if the game has ended; true when it has.
@@ -567,39 +586,50 @@ impl Xboard {
 }
 
 /// What the engine sends after `variant NAME` so that XBoard shows the right board,
-/// pieces and holdings for games it does not know itself.
+/// pieces and holdings for games it does not know itself. Every line was tried on
+/// XBoard 4.9.1 (engine-tests/protocol/xboard-notes.md): the piece table puts each letter
+/// on the XBoard piece whose image fits, `+7_bughouse` gives Historia hands that hold
+/// the king, `_seirawan` with king files `Ee` in the castling field lets XBoard gate the
+/// Hia, and `KisO2`/`KisO3` make XBoard move the corner partner when castling.
 pub fn setup_lines(variant: &str) -> Vec<String> {
     let lines: &[&str] = match variant {
         "chancellor" => &[
-            "setup (PNBRQ.............C.Kpnbrq.............c.k) 8x8+0_fairy cnbrkbnq/pppppppp/8/8/8/8/PPPPPPPP/CNBRKBNQ w KQkq - 0 1",
+            "setup (PNBRQ...CKpnbrq...ck) 8x8+0_fairy cnbrkbnq/pppppppp/8/8/8/8/PPPPPPPP/CNBRKBNQ w KQkq - 0 1",
             "piece C& RN",
             "piece K& KisO2",
         ],
         "chancellorx" => &[
-            "setup (PNBRQ.............C.Kpnbrq.............c.k) 8x8+0_fairy qnbkrbnc/pppppppp/8/8/8/8/PPPPPPPP/CNBRKBNQ w KQkq - 0 1",
+            "setup (PNBRQ...CKpnbrq...ck) 8x8+0_fairy qnbkrbnc/pppppppp/8/8/8/8/PPPPPPPP/CNBRKBNQ w KQkq - 0 1",
             "piece C& RN",
             "piece K& KisO2",
         ],
         "kingsleap" => &[
-            "setup (PNBRQ.............C.Kpnbrq.............c.k) 8x8+0_fairy cnbrkbnq/pppppppp/8/8/8/8/PPPPPPPP/CNBRKBNQ w KQkq - 0 1",
+            "setup (PNBRQ...CKpnbrq...ck) 8x8+0_fairy cnbrkbnq/pppppppp/8/8/8/8/PPPPPPPP/CNBRKBNQ w KQkq - 0 1",
             "piece C& RN",
             "piece K& KimD",
         ],
         "historia" => &[
-            "setup (PNBRQ.............E.Kpnbrq.............e.k) 8x8+7_bughouse 8/4pppp/pppp4/8/8/4PPPP/PPPP4/8[KQRRBBNNEEkqrrbbnnee] w - - 0 1",
+            "setup (PNBRQ.EKpnbrq.ek) 8x8+7_bughouse 8/4pppp/pppp4/8/8/4PPPP/PPPP4/8[KQRRBBNNEEkqrrbbnnee] w - - 0 1",
             "piece Q& BW",
             "piece E& FvW",
+            "piece P& mfWcfF",
         ],
         "shatarhia" => &[
-            "setup (PNBRQ......H.......Kpnbrq......h.......k) 8x8+1_seirawan rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR[Hh] w - - 0 1",
+            "setup (PNBRQ..HKpnbrq..hk) 8x8+7_seirawan rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR[Hh] w Ee - 0 1",
             "piece Q& RF",
+            "piece H& Q2",
+            "piece K& K",
+            "piece P& mfWcfF",
         ],
         "shatar" => &[
-            "setup (PNBRQ...............Kpnbrq...............k) 8x8+0_fairy rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w - - 0 1",
+            "setup (PNBRQKpnbrqk) 8x8+0_fairy rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w - - 0 1",
             "piece Q& RF",
+            "piece K& K",
+            "piece P& mfWcfF",
         ],
         "chesquerque" => &[
-            "setup (PNBRQ..........A....Kpnbrq..........a....k) 9x9+0_fairy rnbqkabnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBQKABNR w KQkq - 0 1",
+            "setup (PNBRQ..AKpnbrq..ak) 9x9+0_fairy rnbqkabnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBQKABNR w KQkq - 0 1",
+            "piece K& KisO3",
         ],
         _ => &[],
     };
