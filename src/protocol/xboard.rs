@@ -127,7 +127,7 @@ impl Xboard {
         self.out(&format!(
             "feature myname=\"{}\" variants=\"{}\" setboard=1 usermove=1 ping=1 memory=1 smp=1 \
              analyze=1 colors=0 sigint=0 sigterm=0 name=1 san=0 debug=1 reuse=1 exclude=1 \
-             playother=1 time=1 draw=1",
+             playother=1 time=1 draw=1 highlight=1",
             super::uci::ENGINE_NAME,
             names.join(",")
         ));
@@ -226,6 +226,8 @@ impl Xboard {
             },
             "option" => self.option(rest),
             "exclude" | "include" => self.exclude(cmd == "exclude", rest),
+            "lift" => self.lift(rest),
+            "put" | "hover" => {}
             "quit" => self.quit = true,
             _ => {
                 // Protocol version 1 interfaces send bare moves.
@@ -545,6 +547,103 @@ impl Xboard {
         }
     }
 
+    /// `lift SQUARE`: the user picked up a piece; mark where it may go (yellow, red
+    /// for captures, magenta for promotions, with the promotion `choice`), so that
+    /// XBoard knows the rules of games it cannot referee.
+    fn lift(&mut self, square: &str) {
+        let square = square.trim();
+        let fen = self.s.game.fen();
+        let board = fen.split(['[', ' ']).next().unwrap_or("");
+        let ranks: Vec<&str> = board.split('/').collect();
+        let files = self.s.game.variant().geometry.files;
+        let n_ranks = ranks.len();
+        let Some(from) = parse_xboard_square(square, files, n_ranks) else {
+            return;
+        };
+        // The board as a grid of cells (None = empty) to know which targets capture.
+        let mut occupied = vec![vec![false; files]; n_ranks];
+        for (r, row) in ranks.iter().enumerate() {
+            let mut f = 0;
+            let mut digits = String::new();
+            for c in row.chars() {
+                if c.is_ascii_digit() {
+                    digits.push(c);
+                    continue;
+                }
+                if !digits.is_empty() {
+                    f += digits.parse::<usize>().unwrap_or(0);
+                    digits.clear();
+                }
+                if c.is_ascii_alphabetic() && f < files {
+                    occupied[r][f] = true;
+                    f += 1;
+                }
+            }
+        }
+        let mut marks = vec![vec!['.'; files]; n_ranks];
+        let mut choice = String::new();
+        for m in self.s.game.clone().legal_moves() {
+            if !m.starts_with(square) || m.contains('@') {
+                continue;
+            }
+            let rest = &m[square.len()..];
+            let digits_end = rest
+                .char_indices()
+                .skip(1)
+                .find(|(_, c)| !c.is_ascii_digit())
+                .map(|(i, _)| i)
+                .unwrap_or(rest.len());
+            let Some((tf, tr)) = parse_xboard_square(&rest[..digits_end], files, n_ranks) else {
+                continue;
+            };
+            if (tf, tr) == from {
+                continue;
+            }
+            let suffix = &rest[digits_end..];
+            let row = n_ranks - 1 - tr;
+            let gate = self
+                .s
+                .game
+                .variant()
+                .gating
+                .map(|g| g.to_ascii_lowercase().to_string());
+            if !suffix.is_empty() && Some(suffix.to_string()) != gate {
+                marks[row][tf] = 'M';
+                let up = suffix.to_ascii_uppercase();
+                if !choice.contains(&up) {
+                    choice += &up;
+                }
+            } else if marks[row][tf] == '.' {
+                marks[row][tf] = if occupied[row][tf] { 'R' } else { 'Y' };
+            }
+        }
+        let mut colorfen = String::new();
+        for (i, row) in marks.iter().enumerate() {
+            let mut empty = 0;
+            for &c in row {
+                if c == '.' {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        colorfen += &empty.to_string();
+                        empty = 0;
+                    }
+                    colorfen.push(c);
+                }
+            }
+            if empty > 0 {
+                colorfen += &empty.to_string();
+            }
+            if i + 1 < marks.len() {
+                colorfen.push('/');
+            }
+        }
+        self.out(&format!("highlight {colorfen}"));
+        if !choice.is_empty() {
+            self.out(&format!("choice {choice}"));
+        }
+    }
+
     fn option(&mut self, rest: &str) {
         let (name, value) = match rest.split_once('=') {
             Some((n, v)) => (n.trim(), v.trim()),
@@ -634,6 +733,21 @@ pub fn setup_lines(variant: &str) -> Vec<String> {
         _ => &[],
     };
     lines.iter().map(|s| s.to_string()).collect()
+}
+
+/// (file, rank) of a square name on a board of `files` x `ranks`, both 0-based.
+fn parse_xboard_square(text: &str, files: usize, ranks: usize) -> Option<(usize, usize)> {
+    let mut chars = text.chars();
+    let f = chars.next()?;
+    if !f.is_ascii_lowercase() {
+        return None;
+    }
+    let file = (f as u8 - b'a') as usize;
+    let rank: usize = chars.as_str().parse().ok()?;
+    if file >= files || rank == 0 || rank > ranks {
+        return None;
+    }
+    Some((file, rank - 1))
 }
 
 /// Turns a FEN as XBoard sends it into ours (e.g. XBoard's Soldier stock in Great
