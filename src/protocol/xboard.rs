@@ -174,7 +174,7 @@ impl Xboard {
                 _ => self.error("bad sd value", line),
             },
             "time" => match rest.parse::<u64>() {
-                Ok(cs) => self.tc.own_clock_ms = Some(cs * 10),
+                Ok(cs) => self.tc.own_clock_ms = Some(cs.saturating_mul(10)),
                 Err(_) => self.error("bad time value", line),
             },
             "?" => {
@@ -750,8 +750,55 @@ fn parse_xboard_square(text: &str, files: usize, ranks: usize) -> Option<(usize,
     Some((file, rank - 1))
 }
 
-/// Turns a FEN as XBoard sends it into ours (e.g. XBoard's Soldier stock in Great
-/// Shatranj's holdings is dropped by the FEN reader itself; nothing to do yet).
-fn from_xboard_fen(_variant: &str, fen: &str) -> String {
-    fen.trim().to_string()
+/// Turns a FEN as XBoard sends it into ours. XBoard only knows rooks as castling
+/// partners, so in games whose partners are other pieces (the chancellor games: the
+/// corner queen and chancellor) it writes rights that name the wrong corner (`Qq` for
+/// the start position). There any castling letter of a colour is read as all of that
+/// colour's castlings; the FEN reader keeps only those whose king and partner still
+/// stand at home. (XBoard sends a FEN only at the start or after editing a position,
+/// when no such piece has moved and come back.)
+fn from_xboard_fen(variant: &str, fen: &str) -> String {
+    let Some(id) = variant_id(variant) else {
+        return fen.trim().to_string();
+    };
+    let def = &all_variants()[id];
+    if def.castling.iter().all(|c| c.partner_piece == 'R') {
+        return fen.trim().to_string();
+    }
+    let mut fields: Vec<String> = fen.split_whitespace().map(String::from).collect();
+    if let Some(rights) = fields.get_mut(2) {
+        if rights != "-" {
+            let white = rights.chars().any(|c| c.is_ascii_uppercase());
+            let black = rights.chars().any(|c| c.is_ascii_lowercase());
+            let mut all = String::new();
+            for c in &def.castling {
+                if (c.color == 0 && white) || (c.color == 1 && black) {
+                    all.push(c.flag);
+                }
+            }
+            *rights = if all.is_empty() { "-".to_string() } else { all };
+        }
+    }
+    fields.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xboard_castling_letters_mean_both_castlings_in_chancellor_games() {
+        let start = "cnbrkbnq/pppppppp/8/8/8/8/PPPPPPPP/CNBRKBNQ w Qq - 0 1";
+        assert_eq!(
+            from_xboard_fen("chancellor", start),
+            "cnbrkbnq/pppppppp/8/8/8/8/PPPPPPPP/CNBRKBNQ w KQkq - 0 1"
+        );
+        let x = "qnbkrbnc/pppppppp/8/8/8/8/PPPPPPPP/CNBRKBNQ w Qk - 0 1";
+        assert_eq!(
+            from_xboard_fen("chancellorx", x),
+            "qnbkrbnc/pppppppp/8/8/8/8/PPPPPPPP/CNBRKBNQ w KQkq - 0 1"
+        );
+        let normal = "r3k2r/8/8/8/8/8/8/R3K2R w Qk - 0 1";
+        assert_eq!(from_xboard_fen("normal", normal), normal);
+    }
 }
