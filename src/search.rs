@@ -131,6 +131,8 @@ pub struct SearchInfo {
     pub pv: Vec<String>,
     /// Which of the MultiPV lines this is (1 = the best).
     pub multipv: usize,
+    /// How many lines the search reports (the MultiPV setting).
+    pub lines: usize,
 }
 
 impl SearchInfo {
@@ -142,7 +144,7 @@ impl SearchInfo {
     /// `info depth D score cp X nodes N nps N time MS pv ...`.
     pub fn line(&self) -> String {
         let mut s = format!("info depth {} seldepth {}", self.depth, self.seldepth);
-        if self.multipv > 1 {
+        if self.lines > 1 {
             s += &format!(" multipv {}", self.multipv);
         }
         s += &format!(
@@ -812,6 +814,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
                             time_ms: self.sh.clock.elapsed_ms(),
                             pv: pv.iter().map(|&m| self.pos.move_text(m)).collect(),
                             multipv: line + 1,
+                            lines,
                         };
                         cb(&info);
                     }

@@ -118,27 +118,30 @@ pub fn budgets(limits: &Limits) -> (Option<u64>, Option<u64>) {
         // Use the whole time, less the overhead, but never less than a millisecond or
         // more than the time asked for.
         let t = mt.saturating_sub(overhead).max(mt / 2).max(1);
-        return (Some(t * 2), Some(t));
+        return (Some(t.saturating_mul(2)), Some(t));
     }
     let Some(left) = limits.time_left else {
         return (None, None);
     };
-    // What may be spent at all: the clock less the overhead, and never all of it.
-    let usable = left.saturating_sub(overhead).max(left / 4);
+    // What may be spent at all: the clock less twice the overhead, never all of it.
+    let usable = left
+        .saturating_sub(overhead.saturating_mul(2))
+        .max(left / 5);
     let moves = limits
         .moves_to_go
         .map(|m| m.clamp(1, 60) as u64)
         .unwrap_or(DEFAULT_MOVES_LEFT);
     let inc = limits.increment;
-    let mut soft = usable / moves + inc * 3 / 4;
-    // With several moves to go keep a reserve; with one move to go most of it may go.
+    let base = (usable / moves).saturating_add(inc / 4 * 3);
+    // With several moves to go keep a reserve (a quarter of the clock at most for one
+    // move, so a latency spike never costs the game); with one move to go most may go.
     let cap = if moves == 1 {
-        usable * 3 / 4
+        usable / 4 * 3
     } else {
-        usable / 2
+        usable / 4
     };
-    soft = soft.min(cap).max(1);
-    let hard = (soft * 4).min(cap).max(soft.min(cap)).max(1);
+    let soft = base.min(cap).max(1);
+    let hard = soft.saturating_mul(3).min(cap).max(soft).max(1);
     (Some(soft), Some(hard))
 }
 

@@ -73,20 +73,43 @@ fn unpack(data: u64) -> Option<Entry> {
 }
 
 impl Tt {
-    /// A table of about `mb` megabytes (at least one slot).
+    /// A table of about `mb` megabytes (at least one slot); when that much memory
+    /// cannot be had, the largest smaller power-of-two size that can.
     pub fn new(mb: usize) -> Tt {
+        let mut mb = mb.clamp(1, 1 << 16);
+        loop {
+            match Tt::try_new(mb) {
+                Ok(t) => return t,
+                Err(_) if mb > 1 => mb /= 2,
+                Err(_) => {
+                    return Tt {
+                        slots: vec![Slot {
+                            check: AtomicU64::new(0),
+                            data: AtomicU64::new(0),
+                        }],
+                        generation: AtomicU8::new(0),
+                    }
+                }
+            }
+        }
+    }
+
+    /// A table of about `mb` megabytes, or an error when the memory cannot be had.
+    pub fn try_new(mb: usize) -> Result<Tt, String> {
         let bytes = mb.clamp(1, 1 << 16) * 1024 * 1024;
         let n = (bytes / std::mem::size_of::<Slot>()).max(1);
-        let slots = (0..n)
-            .map(|_| Slot {
-                check: AtomicU64::new(0),
-                data: AtomicU64::new(0),
-            })
-            .collect();
-        Tt {
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(n)
+            .map_err(|_| format!("cannot allocate a {mb} MB hash table"))?;
+        slots.extend((0..n).map(|_| Slot {
+            check: AtomicU64::new(0),
+            data: AtomicU64::new(0),
+        }));
+        Ok(Tt {
             slots,
             generation: AtomicU8::new(0),
-        }
+        })
     }
 
     /// Forgets every entry.

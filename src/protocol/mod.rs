@@ -125,13 +125,25 @@ impl Session {
         Ok(())
     }
 
-    /// Resizes (and clears) the transposition table.
-    pub fn set_hash(&mut self, mb: usize) {
+    /// Resizes (and clears) the transposition table; when the memory cannot be had the
+    /// old table is kept and the error returned.
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
         let mb = mb.clamp(1, 1 << 16);
         if mb != self.hash_mb {
-            self.tt = Arc::new(Tt::new(mb));
-            self.hash_mb = mb;
+            // Free the old table first so that its memory can be reused.
+            self.tt = Arc::new(Tt::new(1));
+            match Tt::try_new(mb) {
+                Ok(t) => {
+                    self.tt = Arc::new(t);
+                    self.hash_mb = mb;
+                }
+                Err(e) => {
+                    self.tt = Arc::new(Tt::new(self.hash_mb));
+                    return Err(e);
+                }
+            }
         }
+        Ok(())
     }
 
     /// Clears the transposition table (a new game).

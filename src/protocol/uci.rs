@@ -70,6 +70,18 @@ impl Uci {
         self.s.out.line(&format!("info string {text}"));
     }
 
+    /// Stops a running search because another command needs the engine; the GUI still
+    /// gets the `bestmove` it waits for.
+    fn abort_search(&mut self) {
+        if self.s.searching() {
+            self.ponder_limits = None;
+            self.hold = false;
+            if let Some(r) = self.s.stop_search() {
+                self.bestmove(&r);
+            }
+        }
+    }
+
     fn bestmove(&self, r: &SearchResult) {
         match (&r.best, &r.ponder) {
             (Some(b), Some(p)) => self.s.out.line(&format!("bestmove {b} ponder {p}")),
@@ -87,7 +99,7 @@ impl Uci {
             "uci" => self.uci(),
             "isready" => self.s.out.line("readyok"),
             "ucinewgame" => {
-                self.s.stop_search();
+                self.abort_search();
                 self.s.clear_hash();
                 let v = self.s.variant();
                 if let Err(e) = self.s.set_game(v, None) {
@@ -150,7 +162,7 @@ impl Uci {
         let number = || value.parse::<u64>().ok();
         match name.to_ascii_lowercase().as_str() {
             "uci_variant" => {
-                self.s.stop_search();
+                self.abort_search();
                 match variant_id(value) {
                     Some(id) => {
                         let v = all_variants()[id].name;
@@ -163,8 +175,13 @@ impl Uci {
             }
             "hash" => match number() {
                 Some(mb) => {
-                    self.s.stop_search();
-                    self.s.set_hash(mb as usize);
+                    self.abort_search();
+                    if let Err(e) = self.s.set_hash(mb.min(1 << 16) as usize) {
+                        self.info(&format!(
+                            "Error: {e}; the table stays at {} MB",
+                            self.s.hash_mb
+                        ));
+                    }
                 }
                 None => self.info(&format!("Error (bad value for Hash): {value}")),
             },
@@ -197,7 +214,7 @@ impl Uci {
     }
 
     fn position(&mut self, rest: &str) {
-        self.s.stop_search();
+        self.abort_search();
         let (spec, moves) = match rest.find(" moves") {
             Some(i) => (&rest[..i], rest[i + 6..].trim()),
             None if rest.starts_with("moves") => ("", rest[5..].trim()),
@@ -226,6 +243,7 @@ impl Uci {
     }
 
     fn go(&mut self, rest: &str) {
+        self.abort_search();
         let words: Vec<&str> = rest.split_whitespace().collect();
         let mut limits = Limits {
             overhead: Some(self.overhead_ms),
@@ -317,7 +335,7 @@ impl Uci {
     }
 
     fn perft(&mut self, depth: u32) {
-        self.s.stop_search();
+        self.abort_search();
         let rows = self.s.game.divide(depth, self.s.threads);
         let total: u64 = rows.iter().map(|(_, n)| n).sum();
         for (m, n) in rows {

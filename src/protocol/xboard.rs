@@ -46,6 +46,8 @@ pub struct Xboard {
     hint: Option<String>,
     game_over: bool,
     quit: bool,
+    /// `ping`s received while thinking, answered after the move.
+    pending_pongs: Vec<String>,
 }
 
 /// XBoard's thinking-output score: centipawns, or ±(100000 + moves) for mates.
@@ -93,6 +95,7 @@ impl Xboard {
             hint: None,
             game_over: false,
             quit: false,
+            pending_pongs: Vec::new(),
         }
     }
 
@@ -145,7 +148,14 @@ impl Xboard {
             "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
             | "ics" | "easy" | "hard" | "bk" | "otim" | "white" | "black" | "draw" => {}
             "protover" => self.features(),
-            "ping" => self.out(&format!("pong {rest}")),
+            "ping" => {
+                if self.mode == Mode::Thinking {
+                    // Answered after the move, so the interface knows the move came first.
+                    self.pending_pongs.push(rest.to_string());
+                } else {
+                    self.out(&format!("pong {rest}"));
+                }
+            }
             "new" => self.new_game(),
             "variant" => self.variant(rest),
             "force" => {
@@ -215,7 +225,12 @@ impl Xboard {
             "memory" => match rest.parse::<usize>() {
                 Ok(mb) => {
                     let restart = self.pause_analysis();
-                    self.s.set_hash(mb);
+                    if let Err(e) = self.s.set_hash(mb) {
+                        self.out(&format!(
+                            "tellusererror {e}; the table stays at {} MB",
+                            self.s.hash_mb
+                        ));
+                    }
                     self.resume_analysis(restart);
                 }
                 Err(_) => self.error("bad memory value", line),
@@ -248,6 +263,13 @@ impl Xboard {
         if self.mode != Mode::Idle {
             self.s.stop_search();
             self.mode = Mode::Idle;
+        }
+        self.flush_pongs();
+    }
+
+    fn flush_pongs(&mut self) {
+        for p in std::mem::take(&mut self.pending_pongs) {
+            self.out(&format!("pong {p}"));
         }
     }
 
@@ -343,7 +365,13 @@ impl Xboard {
             black.to_ascii_lowercase()
         );
         let new_fen = format!("{}[{}]{}", &fen[..open], hand, &fen[close + 1..]);
-        if new_fen != fen {
+        let sorted = |s: &str| {
+            let mut v: Vec<char> = s.chars().filter(|c| c.is_ascii_alphabetic()).collect();
+            v.sort_unstable();
+            v
+        };
+        // The same holdings in another order change nothing (and keep the history).
+        if sorted(&hand) != sorted(&fen[open + 1..close]) {
             let restart = self.pause_analysis();
             let variant = self.s.variant();
             let candidate = from_xboard_fen(variant, &new_fen);
@@ -514,6 +542,7 @@ impl Xboard {
         self.mode = Mode::Idle;
         let Some(best) = r.best else {
             self.claim_result();
+            self.flush_pongs();
             return;
         };
         if self.s.game.play(&best).is_err() {
@@ -525,6 +554,7 @@ impl Xboard {
         self.hint = r.ponder;
         self.out(&format!("move {best}"));
         self.claim_result();
+        self.flush_pongs();
     }
 
     fn stat(&self) {
