@@ -106,19 +106,27 @@ def update(rights, m, black_king):
     return r
 
 
-def perft(fen, rights, depth):
-    moves = sf.legal_moves(V, fen, [])
-    extra = black_castles(fen, rights) if fen.split()[1] == 'b' and (rights['k'] or rights['q']) else []
+def perft(root, path, side, bk, rights, depth):
+    """root FEN + move path (pyffish replays it); side to move; Black king square; Black rights."""
+    moves = sf.legal_moves(V, root, path)
+    extra = []
+    if side == 'b' and (rights['k'] or rights['q']):
+        extra = black_castles(sf.get_fen(V, root, path) if path else root, rights)
     if depth == 1:
         return len(moves) + len(extra)
-    bk = next(s for s, p in board_of(fen).items() if p == 'k')
+    other = 'w' if side == 'b' else 'b'
     total = 0
     for m in moves:
-        total += perft(sf.get_fen(V, fen, [m]), update(rights, m, bk), depth - 1)
+        bk2 = m[2:4] if side == 'b' and m[:2] == bk else bk
+        total += perft(root, path + [m], other, bk2, update(rights, m, bk), depth - 1)
     none = {'k': False, 'q': False}
     for child in extra:
-        total += perft(child, none, depth - 1)
+        total += perft(child, [], 'w', board_king(child), none, depth - 1)
     return total
+
+
+def board_king(fen):
+    return next(s for s, p in board_of(fen).items() if p == 'k')
 
 
 def convert(fen):
@@ -143,7 +151,7 @@ def main():
     ffen, rights = convert(fen)
     for d in range(1, depth + 1):
         t = time.time()
-        print(d, perft(ffen, rights, d), round(time.time() - t, 2), flush=True)
+        print(d, perft(ffen, [], ffen.split()[1], board_king(ffen), rights, d), round(time.time() - t, 2), flush=True)
 
 
 if __name__ == '__main__':

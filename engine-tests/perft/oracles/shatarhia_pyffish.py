@@ -18,8 +18,13 @@ guards squares next to a king).  This script
         across a square of our Hia's field with at most one piece in between (one move can open
         such a line), or lined up that way with an empty line to a square the king could step to;
       - a king with its Hia in hand and an enemy slider behind it on a line from one of its
-        destination squares (the Hia placed on the vacated square blocks that line for us).
+        destination squares (the Hia placed on the vacated square blocks that line for us), or an
+        enemy slider standing in, or lined up with a destination across, the field the new Hia
+        will have, with no other piece in between.
 So every number it prints is exact for our rules; where it cannot be sure it prints nothing.
+Also, Fairy-Stockfish's bare-king adjudication (Robado, an extinction rule) would make its move
+generator return no moves for a bare side; our perft counts them, so a derived section with the
+extinction rule switched off is used.
 
 FEN conversion (ours -> Fairy-Stockfish): Berse Q/q -> J/j, Hia H/h -> U/u, holdings [Hh] ->
 [Uu], and the S-chess gating flag E/e is set for a side holding its Hia with its king on e1/e8
@@ -30,7 +35,8 @@ usage: shatarhia_pyffish.py 'FEN' DEPTH [variants.ini]
 import os, sys, time
 import pyffish as sf
 
-V = 'shatarhia'
+V = 'shatarhiaperft'
+SECTION = '\n[shatarhiaperft:shatarhia]\nextinctionValue = none\n'
 FILES = 'abcdefgh'
 
 
@@ -131,11 +137,27 @@ def guard(sq, side, gating):
                     continue            # the king cannot step onto its own piece
                 if any(b in zone for b in between) and blockers <= (1 if t == king else 0):
                     raise NotExpressible('enemy line to our king crosses our Hia field')
-    # 4. gating: the placed Hia blocks lines through the vacated square
+    # 4. gating: the placed Hia blocks lines through the vacated square, and its field (the squares
+    #    around the vacated square) already stops enemy sliders aiming at the king's destination
     if gating:
+        newzone = field(king)
         for t in field(king):
             if not on(*t):
                 continue
+            for s, p in sq.items():
+                if white(p) == us_white or p.upper() not in 'RJB':
+                    continue
+                df, dr = t[0] - s[0], t[1] - s[1]
+                n = max(abs(df), abs(dr))
+                if n < 2 or not ((df == 0 or dr == 0) and p.upper() in 'RJ' or abs(df) == abs(dr) and p.upper() == 'B'):
+                    continue
+                between = [(s[0] + df // n * i, s[1] + dr // n * i) for i in range(1, n)]
+                if t in sq and white(sq[t]) == us_white:
+                    continue            # the king cannot go there
+                if any(b in sq and b != king for b in between):
+                    continue            # blocked by another piece either way
+                if s in newzone or any(b in newzone for b in between):
+                    raise NotExpressible('enemy slider line to a gating king move crosses the new Hia field')
             df, dr = king[0] - t[0], king[1] - t[1]
             f, r = king
             while True:
@@ -196,7 +218,7 @@ def load(ini=None):
         here = os.path.dirname(os.path.abspath(__file__))
         peers = os.environ.get('PEERS', os.path.join(here, '..', '..', '..', '..', 'shared', 'peers'))
         ini = os.path.join(peers, 'variants.ini')
-    sf.load_variant_config(open(ini).read())
+    sf.load_variant_config(open(ini).read() + SECTION)
 
 
 def main():
