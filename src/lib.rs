@@ -8,6 +8,7 @@ pub mod eval;
 pub mod eval_tables;
 pub mod game;
 pub mod geometry;
+pub mod matches;
 pub mod movegen;
 pub mod moves;
 pub mod notation;

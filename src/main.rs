@@ -96,6 +96,38 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         eval_tables: Option<std::path::PathBuf>,
     },
+    /// Run an engine-vs-engine match with cutechess-cli's arguments, refereed by sako's
+    /// rules (`sako match -help` lists the options; docs/matches.md explains them).
+    #[command(disable_help_flag = true)]
+    Match {
+        /// cutechess-cli style arguments: -engine ... -engine ... -each ... -variant V ...
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
+    /// Write balanced openings as EPD to standard output: random legal plies from the
+    /// start position (in Historia the random plies are the deployment drops), kept
+    /// when a fixed-depth search scores them within --margin centipawns. Seeded: the
+    /// same arguments write the same file.
+    Openings {
+        /// Variant name (see `sako variants`).
+        #[arg(long, default_value = "normal")]
+        variant: String,
+        /// Number of openings.
+        #[arg(long, default_value_t = 100)]
+        count: usize,
+        /// Random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Random plies from the start position (Historia: 20 deploys every piece).
+        #[arg(long, default_value_t = 8)]
+        plies: usize,
+        /// Depth of the balance search.
+        #[arg(long, default_value_t = 6)]
+        depth: u32,
+        /// Largest accepted score in centipawns (either side).
+        #[arg(long, default_value_t = 50)]
+        margin: i32,
+    },
     /// Serve the XBoard (CECP) protocol.
     Xboard,
     /// Serve the UCI protocol.
@@ -242,6 +274,32 @@ fn run(cli: Cli) -> Result<(), String> {
             })?;
             let best = result.best.unwrap_or_else(|| "(none)".to_string());
             w(&mut out, &format!("bestmove {best}"));
+        }
+        Some(Command::Match { args }) => {
+            let mut stdout = std::io::stdout();
+            sako::matches::run_cli(&args, &mut stdout)?;
+        }
+        Some(Command::Openings {
+            variant,
+            count,
+            seed,
+            plies,
+            depth,
+            margin,
+        }) => {
+            if depth == 0 || depth > 30 {
+                return Err(format!("openings depth must be 1..30, not {depth}"));
+            }
+            let opts = sako::matches::openings::GenOptions {
+                variant,
+                count,
+                seed,
+                plies,
+                depth,
+                margin_cp: margin,
+            };
+            let mut stdout = std::io::stdout().lock();
+            sako::matches::openings::generate(&opts, &mut stdout, &mut |line| eprintln!("{line}"))?;
         }
         Some(Command::Xboard) => sako::protocol::run(Some(Protocol::Xboard)),
         Some(Command::Uci) => sako::protocol::run(Some(Protocol::Uci)),

@@ -1,0 +1,111 @@
+//! `sako match` against other people's engines, where they are installed (Debian's
+//! `fairymax` and `fairy-stockfish` in /usr/games; the tests say so and pass when they
+//! are missing): Fairy-Max in Great Shatranj over XBoard (it has no `setboard`, so the
+//! openings go in through edit mode), Fairy-Stockfish in chess and in its built-in
+//! `shatar` (Berse letter `j`, translated with `pieces=Q:J`) over UCI. sako must not
+//! foul, and every game must replay legally and end with a reason.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use sako::matches::pgn::parse_pgn;
+use sako::Game;
+
+const SAKO: &str = env!("CARGO_BIN_EXE_sako");
+
+fn peer(name: &str) -> Option<PathBuf> {
+    let p = Path::new("/usr/games").join(name);
+    if p.exists() {
+        Some(p)
+    } else {
+        eprintln!("{} is not installed: skipped", p.display());
+        None
+    }
+}
+
+fn play(name: &str, variant: &str, peer_args: &str, sako_args: &str, each: &str) {
+    let dir = std::env::temp_dir().join(format!("sako-peers-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let pgn = dir.join("games.pgn");
+    let openings = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("engine-tests/openings")
+        .join(format!("{variant}.epd"));
+    let args = format!(
+        "-engine name=sako cmd={SAKO} {sako_args} -engine name=peer {peer_args} -each {each} \
+         -variant {variant} -games 2 -repeat -recover -openings file={} format=epd order=random \
+         -srand 2 -pgnout {}",
+        openings.display(),
+        pgn.display()
+    );
+    let out = Command::new(SAKO)
+        .arg("match")
+        .args(args.split_whitespace())
+        .output()
+        .expect("run sako match");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{args}\n{}\n{stdout}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("fouls: sako: none;"), "{stdout}");
+    let text = std::fs::read_to_string(&pgn).expect("pgn");
+    let games = parse_pgn(&text).expect("parse");
+    assert_eq!(games.len(), 2, "{text}");
+    for g in games {
+        let mut game = Game::new(variant, g.tag("FEN")).expect("start");
+        for m in &g.moves {
+            game.play(m).expect("legal");
+        }
+        assert!(g.comments.last().is_some_and(|c| !c.is_empty()));
+        if g.tag("Termination") == Some("normal")
+            && !g.comments.last().is_some_and(|c| c.ends_with("resigns"))
+        {
+            assert_eq!(
+                game.outcome().map(|o| o.result.pgn()),
+                Some(g.result.as_str())
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn fairymax_great_over_xboard() {
+    if let Some(fm) = peer("fairymax") {
+        play(
+            "fairymax",
+            "great",
+            &format!("cmd={} proto=xboard", fm.display()),
+            "arg=xboard proto=xboard",
+            "depth=4 timeout=60",
+        );
+    }
+}
+
+#[test]
+fn fairy_stockfish_chess_over_uci() {
+    if let Some(fsf) = peer("fairy-stockfish") {
+        play(
+            "fsf-normal",
+            "normal",
+            &format!("cmd={} proto=uci", fsf.display()),
+            "arg=uci proto=uci",
+            "nodes=3000 timeout=60",
+        );
+    }
+}
+
+#[test]
+fn fairy_stockfish_shatar_with_letter_map() {
+    if let Some(fsf) = peer("fairy-stockfish") {
+        play(
+            "fsf-shatar",
+            "shatar",
+            &format!("cmd={} proto=uci variant=shatar pieces=Q:J", fsf.display()),
+            "arg=uci proto=uci",
+            "nodes=3000 timeout=60",
+        );
+    }
+}

@@ -1,0 +1,344 @@
+//! PGN for match games: the writer (tags, coordinate moves with `{+0.23/12 0.81s}`
+//! comments, the result reason) and a small reader, used for PGN openings and by the
+//! tests to replay what was written.
+
+use super::referee::{comment_safe, GameRecord};
+use crate::variant::{all_variants, variant_id};
+use crate::Game;
+
+/// Tags that are the same for every game of a match.
+#[derive(Clone, Debug)]
+pub struct PgnMeta {
+    /// `Event`.
+    pub event: String,
+    /// `Site`.
+    pub site: String,
+}
+
+/// `YYYY.MM.DD` for seconds since 1970 (UTC).
+pub fn pgn_date(unix: u64) -> String {
+    let days = (unix / 86_400) as i64;
+    // Civil-from-days (proleptic Gregorian).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+fn tag(out: &mut String, name: &str, value: &str) {
+    let v = value.replace('\\', "\\\\").replace('"', "\\\"");
+    out.push_str(&format!("[{name} \"{v}\"]\n"));
+}
+
+/// True when `fen` is the variant's own start position.
+pub fn is_standard_start(variant: &str, fen: &str) -> bool {
+    let (Ok(a), Ok(b)) = (Game::new(variant, Some(fen)), Game::new(variant, None)) else {
+        return false;
+    };
+    a.fen() == b.fen()
+}
+
+/// The game as PGN text (ending with a blank line). `min`: the seven tags, the
+/// variant tags and the moves without comments.
+pub fn write_game(rec: &GameRecord, meta: &PgnMeta, min: bool) -> String {
+    let mut out = String::new();
+    tag(&mut out, "Event", &meta.event);
+    tag(&mut out, "Site", &meta.site);
+    tag(&mut out, "Date", &pgn_date(rec.started_unix));
+    tag(&mut out, "Round", &rec.round.to_string());
+    tag(&mut out, "White", &rec.names[0]);
+    tag(&mut out, "Black", &rec.names[1]);
+    tag(&mut out, "Result", rec.result.pgn());
+    let start_fen = rec.start_fen.clone().unwrap_or_else(|| {
+        variant_id(&rec.variant)
+            .map(|id| all_variants()[id].start_fen.to_string())
+            .unwrap_or_default()
+    });
+    let non_standard = rec
+        .start_fen
+        .as_deref()
+        .is_some_and(|f| !is_standard_start(&rec.variant, f));
+    if rec.variant != "normal" {
+        tag(&mut out, "Variant", &rec.variant);
+    }
+    if non_standard {
+        tag(&mut out, "FEN", &start_fen);
+        tag(&mut out, "SetUp", "1");
+    }
+    if !min {
+        tag(&mut out, "TimeControl", &rec.time_control);
+        tag(&mut out, "PlyCount", &rec.moves.len().to_string());
+        tag(&mut out, "Termination", rec.termination.tag());
+        let secs = rec.duration.as_secs();
+        tag(
+            &mut out,
+            "GameDuration",
+            &format!("{:02}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60),
+        );
+    }
+    out.push('\n');
+
+    // Move numbers follow the start FEN.
+    let fields: Vec<&str> = start_fen.split_whitespace().collect();
+    let mut black = fields.get(1) == Some(&"b");
+    let mut number: u32 = fields
+        .get(5)
+        .and_then(|f| f.parse().ok())
+        .unwrap_or(1)
+        .max(1);
+    let mut tokens: Vec<String> = Vec::new();
+    for (i, m) in rec.moves.iter().enumerate() {
+        if !black {
+            tokens.push(format!("{number}."));
+        } else if i == 0 {
+            tokens.push(format!("{number}..."));
+        }
+        tokens.push(m.text.clone());
+        if !min {
+            if let Some(c) = m.comment() {
+                tokens.push(format!("{{{}}}", comment_safe(&c)));
+            }
+        }
+        if black {
+            number += 1;
+        }
+        black = !black;
+    }
+    tokens.push(format!("{{{}}}", comment_safe(&rec.reason)));
+    tokens.push(rec.result.pgn().to_string());
+    // Wrap at 80 columns.
+    let mut line = String::new();
+    for t in tokens {
+        if !line.is_empty() && line.len() + 1 + t.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&t);
+    }
+    out.push_str(&line);
+    out.push_str("\n\n");
+    out
+}
+
+/// One game read back from PGN.
+#[derive(Clone, Debug, Default)]
+pub struct PgnGame {
+    /// Tags in order.
+    pub tags: Vec<(String, String)>,
+    /// Moves as written.
+    pub moves: Vec<String>,
+    /// Comments in order (move comments and the final reason).
+    pub comments: Vec<String>,
+    /// The result token (`1-0`, `0-1`, `1/2-1/2`, `*`).
+    pub result: String,
+}
+
+impl PgnGame {
+    /// A tag's value.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+fn parse_tag(line: &str) -> Option<(String, String)> {
+    let inner = line.trim().strip_prefix('[')?.strip_suffix(']')?;
+    let (name, rest) = inner.split_once(char::is_whitespace)?;
+    let rest = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
+    let value = rest.replace("\\\"", "\"").replace("\\\\", "\\");
+    Some((name.to_string(), value))
+}
+
+/// Reads every game of a PGN text (tags, coordinate moves, comments, results;
+/// variations and `;` comments are skipped).
+pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
+    let mut games = Vec::new();
+    let mut cur = PgnGame::default();
+    let mut in_moves = false;
+    let mut chars = text.chars().peekable();
+    let mut line_start = true;
+    let mut token = String::new();
+    let flush =
+        |token: &mut String, cur: &mut PgnGame, games: &mut Vec<PgnGame>, in_moves: &mut bool| {
+            if token.is_empty() {
+                return;
+            }
+            let t = std::mem::take(token);
+            match t.as_str() {
+                "1-0" | "0-1" | "1/2-1/2" | "*" => {
+                    cur.result = t;
+                    games.push(std::mem::take(cur));
+                    *in_moves = false;
+                }
+                _ => {
+                    // Strip a move number (`12.`, `12...`, `12.e2e4`).
+                    let digits = t.chars().take_while(|c| c.is_ascii_digit()).count();
+                    let rest = &t[digits..];
+                    let rest = if digits > 0 && rest.starts_with('.') {
+                        rest.trim_start_matches('.')
+                    } else {
+                        t.as_str()
+                    };
+                    if !rest.is_empty() && !rest.starts_with('$') {
+                        cur.moves.push(rest.to_string());
+                        *in_moves = true;
+                    }
+                }
+            }
+        };
+    while let Some(c) = chars.next() {
+        if line_start && c == '[' && !in_moves {
+            let mut line = String::from("[");
+            for d in chars.by_ref() {
+                if d == '\n' {
+                    break;
+                }
+                line.push(d);
+            }
+            if let Some(t) = parse_tag(&line) {
+                if !cur.moves.is_empty() || !cur.comments.is_empty() {
+                    return Err(format!("a tag in the middle of a game: {line}"));
+                }
+                cur.tags.push(t);
+            }
+            line_start = true;
+            continue;
+        }
+        line_start = c == '\n';
+        match c {
+            '{' => {
+                flush(&mut token, &mut cur, &mut games, &mut in_moves);
+                let mut comment = String::new();
+                let mut closed = false;
+                for d in chars.by_ref() {
+                    if d == '}' {
+                        closed = true;
+                        break;
+                    }
+                    comment.push(if d == '\n' { ' ' } else { d });
+                }
+                if !closed {
+                    return Err("an unclosed comment".into());
+                }
+                cur.comments.push(comment.trim().to_string());
+                in_moves = true;
+            }
+            ';' => {
+                flush(&mut token, &mut cur, &mut games, &mut in_moves);
+                for d in chars.by_ref() {
+                    if d == '\n' {
+                        line_start = true;
+                        break;
+                    }
+                }
+            }
+            '(' => {
+                flush(&mut token, &mut cur, &mut games, &mut in_moves);
+                let mut depth = 1;
+                for d in chars.by_ref() {
+                    match d {
+                        '(' => depth += 1,
+                        ')' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            c if c.is_whitespace() => flush(&mut token, &mut cur, &mut games, &mut in_moves),
+            c => token.push(c),
+        }
+    }
+    flush(&mut token, &mut cur, &mut games, &mut in_moves);
+    if !cur.moves.is_empty() || !cur.tags.is_empty() {
+        cur.result = "*".into();
+        games.push(cur);
+    }
+    Ok(games)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matches::engine::EngineScore;
+    use crate::matches::referee::{PlayedMove, Termination};
+    use crate::outcome::GameResult;
+
+    #[test]
+    fn dates() {
+        assert_eq!(pgn_date(0), "1970.01.01");
+        assert_eq!(pgn_date(951_782_400), "2000.02.29");
+        assert_eq!(pgn_date(1_700_000_000), "2023.11.14");
+    }
+
+    #[test]
+    fn write_and_read_back() {
+        let mv = |t: &str, c: Option<i32>| PlayedMove {
+            text: t.into(),
+            score: c.map(EngineScore::Cp),
+            depth: c.map(|_| 5),
+            time_ms: c.map(|_| 120),
+        };
+        let rec = GameRecord {
+            index: 0,
+            round: 1,
+            white_slot: 0,
+            names: ["A".into(), "B".into()],
+            variant: "historia".into(),
+            start_fen: Some(
+                "8/4pppp/pppp4/8/8/4PPPP/PPPP4/8[KQRRBBNNEEkqrrbbnnee] b - - 0 1".into(),
+            ),
+            moves: vec![
+                mv("K@e8", Some(10)),
+                mv("K@e1", Some(-20)),
+                mv("Q@d8", None),
+            ],
+            result: GameResult::WhiteWins,
+            reason: "Black's engine exited (crash)".into(),
+            termination: Termination::Abandoned,
+            fouls: Vec::new(),
+            final_fen: String::new(),
+            time_control: "5+0.05".into(),
+            duration: std::time::Duration::from_secs(3),
+            started_unix: 0,
+        };
+        let text = write_game(
+            &rec,
+            &PgnMeta {
+                event: "t".into(),
+                site: "?".into(),
+            },
+            false,
+        );
+        assert!(text.contains("[Variant \"historia\"]"), "{text}");
+        assert!(text.contains("[SetUp \"1\"]"));
+        assert!(
+            text.contains("1... K@e8 {+0.10/5 0.12s} 2. K@e1 {-0.20/5 0.12s} Q@d8"),
+            "{text}"
+        );
+        let games = parse_pgn(&text).expect("parses");
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].moves, vec!["K@e8", "K@e1", "Q@d8"]);
+        assert_eq!(games[0].result, "1-0");
+        assert_eq!(games[0].tag("Termination"), Some("abandoned"));
+        assert_eq!(
+            games[0].comments.last().map(String::as_str),
+            Some("Black's engine exited (crash)")
+        );
+    }
+}
