@@ -633,9 +633,17 @@ fn fuzz(protocol: &str, seed: u64, count: usize, budget: Duration) {
             } else {
                 (format!("ping {ping}"), format!("pong {ping}"))
             };
-            let r = engine
+            let mut r = engine
                 .send(cmd.as_bytes())
                 .and_then(|_| engine.wait_for(&reply, PING_TIMEOUT));
+            if r.is_err() && !uci {
+                // A ping that arrives while the engine thinks about its own move is answered
+                // after the move (engine-intf); random `time`/`level` lines can make that
+                // think long. An interface would send `?` (move now): so do we, once.
+                r = engine
+                    .send(b"?")
+                    .and_then(|_| engine.wait_for(&reply, PING_TIMEOUT));
+            }
             if let Err(e) = r {
                 fail(&engine, format!("after {sent} lines: {e}"));
             }
