@@ -194,11 +194,10 @@ impl<B: BoardWidth> Position<B> {
         self.rules.ep_sources(c, sq)
     }
 
-    /// Plays `m`, which must be legal (or at least pseudo-legal for make/test).
-    pub fn make(&mut self, m: Move) {
-        let r = self.rules;
-        let us = self.side;
-        let them = us ^ 1;
+    /// Pushes the current state and starts the next ply's: side key flipped, no
+    /// en-passant square, the clock one ply on. Returns the previous state.
+    #[inline(always)]
+    fn begin_ply(&mut self, m: Move) -> State<B> {
         let prev = self.st;
         self.history.push(prev);
         self.st.key ^= ZOBRIST.side;
@@ -210,6 +209,23 @@ impl<B: BoardWidth> Position<B> {
         self.st.halfmove = prev.halfmove + 1;
         self.st.captured = NO_PIECE;
         self.st.last_move = m;
+        prev
+    }
+
+    /// Hands the move to the other side and finds the checks it faces.
+    #[inline(always)]
+    fn end_ply(&mut self) {
+        self.side ^= 1;
+        self.st.checkers = self.compute_checkers();
+        self.st.shak = self.checkers_include_shak();
+    }
+
+    /// Plays `m`, which must be legal (or at least pseudo-legal for make/test).
+    pub fn make(&mut self, m: Move) {
+        let r = self.rules;
+        let us = self.side;
+        let them = us ^ 1;
+        let prev = self.begin_ply(m);
         let from = m.from();
         let to = m.to();
         match m.kind() {
@@ -301,9 +317,7 @@ impl<B: BoardWidth> Position<B> {
             self.st.key ^=
                 ZOBRIST.rights[prev.rights as usize] ^ ZOBRIST.rights[self.st.rights as usize];
         }
-        self.side = them;
-        self.st.checkers = self.compute_checkers();
-        self.st.shak = self.checkers_include_shak();
+        self.end_ply();
     }
 
     #[inline(always)]
@@ -319,20 +333,8 @@ impl<B: BoardWidth> Position<B> {
     /// Passes the move to the other side (a null move, for the search's null-move
     /// pruning). Repetition counting does not look across it.
     pub fn make_null(&mut self) {
-        let prev = self.st;
-        self.history.push(prev);
-        self.st.key ^= ZOBRIST.side;
-        if prev.ep_in_key {
-            self.st.key ^= ZOBRIST.ep[prev.ep];
-        }
-        self.st.ep = NO_SQUARE;
-        self.st.ep_in_key = false;
-        self.st.halfmove = prev.halfmove + 1;
-        self.st.captured = NO_PIECE;
-        self.st.last_move = Move::NONE;
-        self.side ^= 1;
-        self.st.checkers = self.compute_checkers();
-        self.st.shak = self.checkers_include_shak();
+        self.begin_ply(Move::NONE);
+        self.end_ply();
     }
 
     /// Takes back a null move.

@@ -226,6 +226,41 @@ impl Session {
     }
 }
 
+/// A protocol front end, as the event loop sees it.
+pub trait FrontEnd {
+    /// Handles one command line.
+    fn command(&mut self, line: &str);
+    /// A search finished on its own with this result.
+    fn search_finished(&mut self, result: SearchResult);
+    /// True once `quit` was received.
+    fn quitting(&self) -> bool;
+    /// The shared session.
+    fn session(&mut self) -> &mut Session;
+}
+
+/// Handles events until `quit` or end of input: the command that chose the protocol
+/// (if any), then every line and every search that finishes on its own.
+pub fn event_loop(front: &mut impl FrontEnd, rx: Receiver<Event>, first: Option<String>) {
+    if let Some(l) = first {
+        front.command(&l);
+    }
+    for event in rx.iter() {
+        match event {
+            Event::Line(l) => front.command(&l),
+            Event::Eof => break,
+            Event::SearchDone(id) => {
+                if let Some(r) = front.session().finish_search(id) {
+                    front.search_finished(r);
+                }
+            }
+        }
+        if front.quitting() {
+            break;
+        }
+    }
+    front.session().stop_search();
+}
+
 /// Which protocol the first command chose.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Protocol {
@@ -302,8 +337,8 @@ pub fn serve(forced: Option<Protocol>, tx: Sender<Event>, rx: Receiver<Event>, o
     }
     let session = Session::new(tx, out);
     match protocol {
-        Some(Protocol::Uci) => uci::Uci::new(session).serve(rx, pending),
-        Some(Protocol::Xboard) => xboard::Xboard::new(session).serve(rx, pending),
+        Some(Protocol::Uci) => event_loop(&mut uci::Uci::new(session), rx, pending),
+        Some(Protocol::Xboard) => event_loop(&mut xboard::Xboard::new(session), rx, pending),
         None => {}
     }
 }

@@ -1,12 +1,10 @@
 //! The UCI front end (with Fairy-Stockfish's `UCI_Variant` convention for variants).
 
-use std::path::PathBuf;
-use std::sync::mpsc::Receiver;
-
-use super::{split_command, Event, Session};
+use super::{split_command, FrontEnd, Session};
 use crate::search::{SearchInfo, SearchResult};
 use crate::time::Limits;
 use crate::variant::{all_variants, variant_id};
+use std::path::PathBuf;
 
 /// Engine name and version as announced.
 pub const ENGINE_NAME: &str = concat!("sako ", env!("CARGO_PKG_VERSION"));
@@ -39,33 +37,6 @@ impl Uci {
         }
     }
 
-    /// Handles events until `quit` or end of input.
-    pub fn serve(mut self, rx: Receiver<Event>, first: Option<String>) {
-        if let Some(l) = first {
-            self.command(&l);
-        }
-        for event in rx.iter() {
-            match event {
-                Event::Line(l) => self.command(&l),
-                Event::Eof => break,
-                Event::SearchDone(id) => {
-                    if let Some(r) = self.s.finish_search(id) {
-                        if self.hold {
-                            // infinite / ponder: bestmove only after stop or ponderhit
-                            self.held = Some(r);
-                        } else {
-                            self.bestmove(&r);
-                        }
-                    }
-                }
-            }
-            if self.quit {
-                break;
-            }
-        }
-        self.s.stop_search();
-    }
-
     fn info(&self, text: &str) {
         self.s.out.line(&format!("info string {text}"));
     }
@@ -91,7 +62,7 @@ impl Uci {
     }
 
     /// Handles one command line.
-    pub fn command(&mut self, line: &str) {
+    fn handle(&mut self, line: &str) {
         tracing::debug!(target: "protocol", "< {line}");
         let (cmd, rest) = split_command(line);
         match cmd {
@@ -343,5 +314,28 @@ impl Uci {
         }
         self.s.out.line("");
         self.s.out.line(&format!("Nodes searched: {total}"));
+    }
+}
+
+impl FrontEnd for Uci {
+    fn command(&mut self, line: &str) {
+        self.handle(line);
+    }
+
+    fn search_finished(&mut self, r: SearchResult) {
+        if self.hold {
+            // infinite / ponder: bestmove only after stop or ponderhit
+            self.held = Some(r);
+        } else {
+            self.bestmove(&r);
+        }
+    }
+
+    fn quitting(&self) -> bool {
+        self.quit
+    }
+
+    fn session(&mut self) -> &mut Session {
+        &mut self.s
     }
 }

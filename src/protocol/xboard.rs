@@ -1,10 +1,9 @@
 //! The XBoard / CECP version 2 front end.
 
 use std::path::PathBuf;
-use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex};
 
-use super::{split_command, Event, Session};
+use super::{split_command, FrontEnd, Session};
 use crate::search::{Score, SearchInfo, SearchResult};
 use crate::time::Limits;
 use crate::variant::{all_variants, variant_id};
@@ -99,28 +98,6 @@ impl Xboard {
         }
     }
 
-    /// Handles events until `quit` or end of input.
-    pub fn serve(mut self, rx: Receiver<Event>, first: Option<String>) {
-        if let Some(l) = first {
-            self.command(&l);
-        }
-        for event in rx.iter() {
-            match event {
-                Event::Line(l) => self.command(&l),
-                Event::Eof => break,
-                Event::SearchDone(id) => {
-                    if let Some(r) = self.s.finish_search(id) {
-                        self.search_finished(r);
-                    }
-                }
-            }
-            if self.quit {
-                break;
-            }
-        }
-        self.s.stop_search();
-    }
-
     fn out(&self, text: &str) {
         self.s.out.line(text);
     }
@@ -140,7 +117,7 @@ impl Xboard {
     }
 
     /// Handles one command line.
-    pub fn command(&mut self, line: &str) {
+    fn handle(&mut self, line: &str) {
         tracing::debug!(target: "protocol", "< {line}");
         let (cmd, rest) = split_command(line);
         match cmd {
@@ -190,7 +167,7 @@ impl Xboard {
             "?" => {
                 if self.mode == Mode::Thinking {
                     if let Some(r) = self.s.stop_search() {
-                        self.search_finished(r);
+                        self.move_found(r);
                     }
                 }
             }
@@ -535,7 +512,7 @@ impl Xboard {
         })
     }
 
-    fn search_finished(&mut self, r: SearchResult) {
+    fn move_found(&mut self, r: SearchResult) {
         if self.mode != Mode::Thinking {
             return;
         }
@@ -711,6 +688,24 @@ impl Xboard {
             self.exclude.retain(|m| m != what);
         }
         self.resume_analysis(restart);
+    }
+}
+
+impl FrontEnd for Xboard {
+    fn command(&mut self, line: &str) {
+        self.handle(line);
+    }
+
+    fn search_finished(&mut self, r: SearchResult) {
+        self.move_found(r);
+    }
+
+    fn quitting(&self) -> bool {
+        self.quit
+    }
+
+    fn session(&mut self) -> &mut Session {
+        &mut self.s
     }
 }
 
