@@ -9,11 +9,11 @@
 
 mod common;
 
+use common::process::SakoProcess;
 use common::Rng;
 use std::collections::{BTreeMap, VecDeque};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::io::Write;
+use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -408,11 +408,8 @@ fn long_line(rng: &mut Rng, uci: bool) -> Vec<u8> {
 }
 
 struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+    process: SakoProcess,
     log: Arc<Mutex<VecDeque<String>>>,
-    stderr: Arc<Mutex<String>>,
     /// Output lines counted by their first word (`move`, `Illegal`, `bestmove`...).
     kinds: Arc<Mutex<BTreeMap<String, usize>>>,
 }
@@ -440,67 +437,27 @@ fn shown(bytes: &[u8]) -> String {
 
 impl Engine {
     fn spawn(args: &[&str]) -> Engine {
-        let mut child = Command::new(common::sako_bin())
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start sako");
         let log = Arc::new(Mutex::new(VecDeque::new()));
-        let (tx, rx) = channel();
-        let stdout = child.stdout.take().unwrap();
-        let out_log = Arc::clone(&log);
         let kinds = Arc::new(Mutex::new(BTreeMap::new()));
+        let out_log = Arc::clone(&log);
         let out_kinds = Arc::clone(&kinds);
-        std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match r.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf)
-                            .trim_end_matches(['\n', '\r'])
-                            .to_string();
-                        push_log(&out_log, format!("< {}", shown(line.as_bytes())));
-                        let word = line.split_whitespace().next().unwrap_or("").to_string();
-                        let word = if word.chars().all(|c| c.is_ascii_digit()) && !word.is_empty() {
-                            "(thinking)".to_string()
-                        } else {
-                            word
-                        };
-                        *out_kinds.lock().unwrap().entry(word).or_insert(0) += 1;
-                        if tx.send(line).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
+        let process = SakoProcess::spawn(args, move |line: &str| {
+            push_log(&out_log, format!("< {}", shown(line.as_bytes())));
+            let word = line.split_whitespace().next().unwrap_or("");
+            let word = if !word.is_empty() && word.chars().all(|c| c.is_ascii_digit()) {
+                "(thinking)"
+            } else {
+                word
+            };
+            *out_kinds
+                .lock()
+                .unwrap()
+                .entry(word.to_string())
+                .or_insert(0) += 1;
         });
-        let stderr = Arc::new(Mutex::new(String::new()));
-        let err_buf = Arc::clone(&stderr);
-        let mut err_pipe = child.stderr.take().unwrap();
-        std::thread::spawn(move || {
-            let mut chunk = [0u8; 4096];
-            while let Ok(n) = err_pipe.read(&mut chunk) {
-                if n == 0 {
-                    break;
-                }
-                err_buf
-                    .lock()
-                    .unwrap()
-                    .push_str(&String::from_utf8_lossy(&chunk[..n]));
-            }
-        });
-        let stdin = child.stdin.take().unwrap();
         Engine {
-            child,
-            stdin,
-            lines: rx,
+            process,
             log,
-            stderr,
             kinds,
         }
     }
@@ -531,7 +488,7 @@ impl Engine {
 
     fn report(&self, what: &str, seed: u64) -> String {
         let log: Vec<String> = self.log.lock().unwrap().iter().cloned().collect();
-        let err = self.stderr.lock().unwrap();
+        let err = self.process.stderr.lock().unwrap();
         let err_tail = &err[err.len().saturating_sub(4000)..];
         format!(
             "{what} (seed {seed:#x})\n--- last {} lines of the conversation ---\n{}\n--- stderr (tail) ---\n{err_tail}\n--- end ---",
@@ -542,10 +499,13 @@ impl Engine {
 
     fn send(&mut self, bytes: &[u8]) -> Result<(), String> {
         push_log(&self.log, format!("> {}", shown(bytes)));
-        self.stdin
+        let Some(stdin) = self.process.stdin.as_mut() else {
+            return Err("standard input is closed".into());
+        };
+        stdin
             .write_all(bytes)
-            .and_then(|_| self.stdin.write_all(b"\n"))
-            .and_then(|_| self.stdin.flush())
+            .and_then(|_| stdin.write_all(b"\n"))
+            .and_then(|_| stdin.flush())
             .map_err(|e| format!("cannot write to the engine: {e}"))
     }
 
@@ -554,7 +514,7 @@ impl Engine {
         let deadline = Instant::now() + timeout;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
+            match self.process.lines.recv_timeout(left) {
                 Ok(l) if l == reply => return Ok(()),
                 Ok(_) => {}
                 Err(RecvTimeoutError::Timeout) => {
@@ -568,27 +528,6 @@ impl Engine {
                 }
             }
         }
-    }
-
-    fn wait_exit(&mut self, timeout: Duration) -> Result<std::process::ExitStatus, String> {
-        let deadline = Instant::now() + timeout;
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(s)) => return Ok(s),
-                Ok(None) if Instant::now() >= deadline => {
-                    return Err("the engine did not exit after quit".into())
-                }
-                Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-                Err(e) => return Err(format!("waiting for the engine: {e}")),
-            }
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -647,7 +586,7 @@ fn fuzz(protocol: &str, seed: u64, count: usize, budget: Duration) {
             if let Err(e) = r {
                 fail(&engine, format!("after {sent} lines: {e}"));
             }
-            if engine.stderr.lock().unwrap().contains("panicked") {
+            if engine.process.panicked() {
                 fail(&engine, format!("after {sent} lines: the engine panicked"));
             }
             if started.elapsed() > budget {
@@ -663,12 +602,12 @@ fn fuzz(protocol: &str, seed: u64, count: usize, budget: Duration) {
     if let Err(e) = engine.send(b"quit") {
         fail(&engine, e);
     }
-    let status = match engine.wait_exit(Duration::from_secs(10)) {
+    let status = match engine.process.wait_exit(Duration::from_secs(10)) {
         Ok(s) => s,
         Err(e) => fail(&engine, e),
     };
     std::thread::sleep(Duration::from_millis(50));
-    if engine.stderr.lock().unwrap().contains("panicked") {
+    if engine.process.panicked() {
         fail(&engine, "the engine panicked".into());
     }
     if !status.success() {
@@ -776,13 +715,13 @@ fn xboard_variant_switches_and_analysis_while_searching() {
     if let Err(e) = engine.send(b"quit") {
         fail(&engine, e);
     }
-    match engine.wait_exit(Duration::from_secs(10)) {
+    match engine.process.wait_exit(Duration::from_secs(10)) {
         Ok(s) if s.success() => {}
         Ok(s) => fail(&engine, format!("exit status {s}")),
         Err(e) => fail(&engine, e),
     }
     std::thread::sleep(Duration::from_millis(50));
-    if engine.stderr.lock().unwrap().contains("panicked") {
+    if engine.process.panicked() {
         fail(&engine, "the engine panicked".into());
     }
 }
@@ -854,13 +793,13 @@ fn uci_go_while_searching_and_variant_switches() {
     if let Err(e) = engine.send(b"quit") {
         fail(&engine, e);
     }
-    match engine.wait_exit(Duration::from_secs(10)) {
+    match engine.process.wait_exit(Duration::from_secs(10)) {
         Ok(s) if s.success() => {}
         Ok(s) => fail(&engine, format!("exit status {s}")),
         Err(e) => fail(&engine, e),
     }
     std::thread::sleep(Duration::from_millis(50));
-    if engine.stderr.lock().unwrap().contains("panicked") {
+    if engine.process.panicked() {
         fail(&engine, "the engine panicked".into());
     }
 }

@@ -40,9 +40,9 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use common::process::SakoProcess;
+use std::io::Write;
+use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -89,9 +89,7 @@ fn matches(pattern: &str, line: &str) -> bool {
 
 /// A running engine with its conversation log.
 struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    process: SakoProcess,
     /// Every output line received so far.
     received: Vec<String>,
     /// Index of the next unread line for `expect` / `wait`.
@@ -101,72 +99,28 @@ struct Engine {
     /// Indices of the `pong N` / `readyok` lines that answered a `sync`.
     sync_replies: Vec<usize>,
     log: Arc<Mutex<Vec<String>>>,
-    stderr: Arc<Mutex<String>>,
     start: Instant,
     eof_seen: bool,
 }
 
 impl Engine {
     fn spawn(args: &[String]) -> Engine {
-        let mut child = Command::new(common::sako_bin())
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start sako");
         let start = Instant::now();
         let log = Arc::new(Mutex::new(Vec::new()));
-        let (tx, rx) = channel();
-        let stdout = child.stdout.take().unwrap();
         let out_log = Arc::clone(&log);
-        std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match r.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let text = String::from_utf8_lossy(&buf);
-                        let line = text.trim_end_matches(['\n', '\r']).to_string();
-                        out_log
-                            .lock()
-                            .unwrap()
-                            .push(format!("[{:7.3}] < {line}", start.elapsed().as_secs_f64()));
-                        if tx.send(line).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
+        let process = SakoProcess::spawn(args, move |line: &str| {
+            out_log
+                .lock()
+                .unwrap()
+                .push(format!("[{:7.3}] < {line}", start.elapsed().as_secs_f64()));
         });
-        let stderr = Arc::new(Mutex::new(String::new()));
-        let err_buf = Arc::clone(&stderr);
-        let mut err_pipe = child.stderr.take().unwrap();
-        std::thread::spawn(move || {
-            let mut chunk = [0u8; 4096];
-            while let Ok(n) = err_pipe.read(&mut chunk) {
-                if n == 0 {
-                    break;
-                }
-                err_buf
-                    .lock()
-                    .unwrap()
-                    .push_str(&String::from_utf8_lossy(&chunk[..n]));
-            }
-        });
-        let stdin = child.stdin.take();
         Engine {
-            child,
-            stdin,
-            lines: rx,
+            process,
             received: Vec::new(),
             cursor: 0,
             mark: 0,
             sync_replies: Vec::new(),
             log,
-            stderr,
             start,
             eof_seen: false,
         }
@@ -181,7 +135,7 @@ impl Engine {
 
     fn conversation(&self) -> String {
         let log = self.log.lock().unwrap().join("\n");
-        let err = self.stderr.lock().unwrap().clone();
+        let err = self.process.stderr.lock().unwrap().clone();
         format!("--- conversation ---\n{log}\n--- stderr ---\n{err}--- end ---")
     }
 
@@ -189,7 +143,7 @@ impl Engine {
     /// `deadline` for at least one new line when `block` is set.
     fn pump(&mut self, deadline: Option<Instant>) -> bool {
         let mut got = false;
-        while let Ok(l) = self.lines.try_recv() {
+        while let Ok(l) = self.process.lines.try_recv() {
             self.received.push(l);
             got = true;
         }
@@ -203,7 +157,7 @@ impl Engine {
         if now >= deadline {
             return false;
         }
-        match self.lines.recv_timeout(deadline - now) {
+        match self.process.lines.recv_timeout(deadline - now) {
             Ok(l) => {
                 self.received.push(l);
                 true
@@ -220,7 +174,7 @@ impl Engine {
     fn send(&mut self, text: &str) -> Result<(), String> {
         self.pump(None);
         self.note(&format!("> {text}"));
-        let Some(stdin) = self.stdin.as_mut() else {
+        let Some(stdin) = self.process.stdin.as_mut() else {
             return Err("standard input is already closed".into());
         };
         stdin
@@ -279,31 +233,9 @@ impl Engine {
 
     /// Waits for the process to end; its exit status, or an error after `timeout`.
     fn wait_exit(&mut self, timeout: Duration) -> Result<std::process::ExitStatus, String> {
-        let deadline = Instant::now() + timeout;
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => {
-                    self.note(&format!("(engine exited: {status})"));
-                    return Ok(status);
-                }
-                Ok(None) if Instant::now() >= deadline => {
-                    return Err(format!(
-                        "the engine did not exit within {:.1} s",
-                        timeout.as_secs_f64()
-                    ))
-                }
-                Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-                Err(e) => return Err(format!("waiting for the engine: {e}")),
-            }
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        // Never leave a child behind, whatever happened.
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let status = self.process.wait_exit(timeout)?;
+        self.note(&format!("(engine exited: {status})"));
+        Ok(status)
     }
 }
 
@@ -422,7 +354,7 @@ fn run_transcript(name: &str) {
             },
             "eof" => {
                 engine.note("(standard input closed)");
-                engine.stdin = None;
+                engine.process.stdin = None;
                 Ok(())
             }
             "exits" => match engine.wait_exit(DEFAULT_TIMEOUT) {
@@ -435,12 +367,12 @@ fn run_transcript(name: &str) {
         if let Err(why) = result {
             fail(&engine, lineno, &directive, &why);
         }
-        if engine.stderr.lock().unwrap().contains("panicked") {
+        if engine.process.panicked() {
             fail(&engine, lineno, &directive, "the engine panicked");
         }
     }
     // Finish: quit (if still running) and require a clean exit.
-    if engine.child.try_wait().ok().flatten().is_none() && engine.stdin.is_some() {
+    if !engine.process.has_exited() && engine.process.stdin.is_some() {
         let _ = engine.send("quit");
     }
     let status = match engine.wait_exit(DEFAULT_TIMEOUT) {
@@ -449,7 +381,7 @@ fn run_transcript(name: &str) {
     };
     // Let the reader threads drain what is left.
     std::thread::sleep(Duration::from_millis(20));
-    if engine.stderr.lock().unwrap().contains("panicked") {
+    if engine.process.panicked() {
         fail(&engine, 0, "quit", "the engine panicked");
     }
     if !status.success() {

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod process;
+
 use std::path::PathBuf;
 
 /// A small deterministic generator (xorshift64*), so every run plays the same games.

@@ -263,7 +263,10 @@ impl Uci {
                 }
             }
             if takes_value && value.is_none() {
+                // The next word is left for the next parameter (`go depth wtime 100`).
+                // With no usable limit the search runs until `stop`, as in Stockfish.
                 self.info(&format!("Error (go {w} needs a number)"));
+                takes_value = false;
             }
             i += if takes_value { 2 } else { 1 };
         }
