@@ -18,6 +18,7 @@ pub mod position;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod see;
 pub mod time;
 pub mod tt;
 pub mod variant;

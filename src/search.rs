@@ -9,13 +9,17 @@
 //!   fill the table (Lazy SMP).
 //! * `negamax` is a fail-soft PVS: game-end rules first (below), mate-distance
 //!   pruning, table cut-offs at non-PV nodes, reverse futility and null-move pruning,
-//!   then the moves in order TT move, promotions and captures (most valuable victim,
-//!   least valuable attacker), two killers, history. Checking moves are extended one
-//!   ply; late quiet moves are reduced (LMR) and searched again at full depth if they
-//!   surprise.
+//!   then the moves in order TT move, promotions and captures that do not lose material
+//!   by static exchange evaluation ([`crate::see`]; most valuable victim, least valuable
+//!   attacker first), two killers, quiet moves by history, and last the losing
+//!   captures. Checking moves are extended one ply; late quiet moves are reduced (LMR)
+//!   and searched again at full depth if they surprise. Near the leaves of non-PV
+//!   nodes, quiet moves that give no check are pruned when they come late (late-move
+//!   pruning) or when the static evaluation is far below alpha (futility), and
+//!   captures that lose too much by SEE are skipped.
 //! * `qsearch` searches captures and promotions only (never drops or gating: they are
-//!   quiet moves), standing pat on the static evaluation; in check it searches every
-//!   evasion so that mates are seen.
+//!   quiet moves), standing pat on the static evaluation and skipping captures that
+//!   lose material by SEE; in check it searches every evasion so that mates are seen.
 //!
 //! # Game-end rules inside the tree
 //! Checked at every node but the root, cheaply, before any move is generated:
@@ -206,6 +210,16 @@ fn reduction(depth: i32, moves: usize) -> i32 {
     (0.5 + d.ln() * m.ln() / 2.25) as i32
 }
 
+/// How many quiet moves a non-PV node at `depth` (1 to 4) searches before late-move
+/// pruning drops the rest.
+fn late_move_limit(depth: i32) -> usize {
+    (3 + depth * depth) as usize
+}
+
+/// Ordering score of a capture or promotion that loses material by SEE: below every
+/// quiet move.
+const LOSING_CAPTURE: i32 = -(1 << 28);
+
 struct Worker<'a, B: BoardWidth> {
     pos: Position<B>,
     sh: &'a Shared<'a>,
@@ -330,13 +344,24 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         (victim + promo) * 64 - attacker / 8
     }
 
+    /// True when `m` gains at least `threshold` by static exchange evaluation.
+    fn see_at_least(&self, m: Move, threshold: i32) -> bool {
+        let ev = self.sh.eval;
+        crate::see::see_at_least(&self.pos, m, threshold, |t| ev.order_value(t))
+    }
+
     fn order(&self, list: &MoveList, tt_move: Move, ply: usize, scores: &mut [i32]) {
         let k = self.killers[ply];
         for (i, &m) in list.as_slice().iter().enumerate() {
             scores[i] = if m == tt_move {
                 1 << 30
             } else if self.is_tactical(m) {
-                (1 << 27) + self.capture_score(m)
+                let base = if self.see_at_least(m, 0) {
+                    1 << 27
+                } else {
+                    LOSING_CAPTURE
+                };
+                base + self.capture_score(m)
             } else if m == k[0] {
                 (1 << 26) + 1
             } else if m == k[1] {
@@ -510,6 +535,10 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         for i in 0..list.len() {
             let m = Self::pick(&mut list, &mut scores, i);
             if !in_check {
+                if scores[i] < 0 {
+                    // Only captures that lose material by SEE are left.
+                    break;
+                }
                 if !self.pos.is_legal(m) {
                     continue;
                 }
@@ -634,15 +663,37 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         let old_alpha = alpha;
         let mut quiets_tried = [Move::NONE; 64];
         let mut n_quiets = 0;
+        let mut quiets_seen = 0;
         let killers = self.killers[ply];
+        // Pruning near the leaves needs a move already searched and no mate to defend.
+        let may_prune = !pv_node && !in_check && ply > 0;
+        let futile = may_prune
+            && depth <= 3
+            && alpha.abs() < MATE_BOUND
+            && static_eval + 90 + 100 * depth <= alpha;
         for i in 0..list.len() {
             let m = Self::pick(&mut list, &mut scores, i);
             if ply == 0 && self.root_skip.contains(&m) {
                 continue;
             }
             let tactical = self.is_tactical(m);
+            let mut prune_if_quiet = false;
+            if may_prune && best > -MATE_BOUND {
+                if tactical {
+                    if depth <= 4 && scores[i] < 0 && !self.see_at_least(m, -120 * depth) {
+                        continue;
+                    }
+                } else {
+                    quiets_seen += 1;
+                    prune_if_quiet = futile || (depth <= 4 && quiets_seen > late_move_limit(depth));
+                }
+            }
             self.pos.make(m);
             let gives_check = self.pos.in_check();
+            if prune_if_quiet && !gives_check {
+                self.pos.unmake(m);
+                continue;
+            }
             let ext = if gives_check && (ply as i32) < 2 * self.root_depth {
                 1
             } else {
