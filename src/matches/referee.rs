@@ -245,6 +245,27 @@ enum Turn {
     Over(GameResult, String, Termination),
 }
 
+/// The end of a game that `me` (in `slot`, playing `color`) loses by the illegal move
+/// `what`, recorded as a foul.
+fn illegal_move(
+    fouls: &mut Vec<(usize, Foul)>,
+    slot: usize,
+    color: usize,
+    me: &str,
+    what: &str,
+    game: &Game,
+) -> Turn {
+    fouls.push((slot, Foul::IllegalMove));
+    Turn::Over(
+        GameResult::win_for(color ^ 1),
+        format!(
+            "{me} makes an illegal move: {what} in position {}",
+            game.fen()
+        ),
+        Termination::IllegalMove,
+    )
+}
+
 /// The two engines of a worker and the output they share.
 pub struct Pair {
     /// Both engines' output.
@@ -601,27 +622,10 @@ fn play_turn(
                     }
                 }
                 let Some(canon) = canonical_move(game, &text) else {
-                    fouls.push((slot, Foul::IllegalMove));
-                    return Turn::Over(
-                        GameResult::win_for(color ^ 1),
-                        format!(
-                            "{me} makes an illegal move: {} in position {}",
-                            comment_safe(&text),
-                            game.fen()
-                        ),
-                        Termination::IllegalMove,
-                    );
+                    return illegal_move(fouls, slot, color, me, &comment_safe(&text), game);
                 };
                 if game.play(&canon).is_err() {
-                    fouls.push((slot, Foul::IllegalMove));
-                    return Turn::Over(
-                        GameResult::win_for(color ^ 1),
-                        format!(
-                            "{me} makes an illegal move: {canon} in position {}",
-                            game.fen()
-                        ),
-                        Termination::IllegalMove,
-                    );
+                    return illegal_move(fouls, slot, color, me, &canon, game);
                 }
                 let (score, depth) = match pair.engines[slot].as_mut() {
                     Some(e) => {
@@ -642,15 +646,8 @@ fn play_turn(
             }
             Reply::Move(_) => {} // a stale move of the other engine: ignore
             Reply::NoMove if from == slot => {
-                fouls.push((slot, Foul::IllegalMove));
-                return Turn::Over(
-                    GameResult::win_for(color ^ 1),
-                    format!(
-                        "{me} makes an illegal move: none, though the game goes on in position {}",
-                        game.fen()
-                    ),
-                    Termination::IllegalMove,
-                );
+                let what = "none, though the game goes on";
+                return illegal_move(fouls, slot, color, me, what, game);
             }
             Reply::NoMove => {}
             Reply::Resign => {
