@@ -11,6 +11,7 @@ mod common;
 
 use common::process::SakoProcess;
 use common::Rng;
+use sako::variant::all_variants;
 use std::collections::{BTreeMap, VecDeque};
 use std::io::Write;
 use std::sync::mpsc::RecvTimeoutError;
@@ -22,17 +23,11 @@ const PING_TIMEOUT: Duration = Duration::from_secs(5);
 /// Lines of the conversation shown when something fails.
 const LOG_TAIL: usize = 400;
 
-const VARIANTS: &[&str] = &[
-    "normal",
-    "chancellor",
-    "chancellorx",
-    "kingsleap",
-    "great",
-    "historia",
-    "shatarhia",
-    "shatar",
-    "chesquerque",
-];
+/// A random variant name of the engine's list.
+fn random_variant(rng: &mut Rng) -> &'static str {
+    let all = all_variants();
+    all[rng.below(all.len())].name
+}
 
 /// Start FENs and a few middle-game or special positions of every variant.
 const FENS: &[&str] = &[
@@ -187,7 +182,7 @@ fn number(rng: &mut Rng) -> String {
 
 /// One XBoard line (never `quit`).
 fn xboard_line(rng: &mut Rng) -> Vec<u8> {
-    let v = VARIANTS[rng.below(VARIANTS.len())];
+    let v = random_variant(rng);
     let line = match rng.below(40) {
         0 => "new".to_string(),
         1 => "force".to_string(),
@@ -279,7 +274,7 @@ fn xboard_line(rng: &mut Rng) -> Vec<u8> {
 
 /// One UCI line (never `quit`).
 fn uci_line(rng: &mut Rng) -> Vec<u8> {
-    let v = VARIANTS[rng.below(VARIANTS.len())];
+    let v = random_variant(rng);
     let moves = |rng: &mut Rng| -> String {
         (0..rng.below(8))
             .map(|_| random_move(rng))
@@ -654,7 +649,7 @@ fn xboard_variant_switches_and_analysis_while_searching() {
         }
     }
     for round in 0..150 {
-        let v = VARIANTS[rng.below(VARIANTS.len())];
+        let v = random_variant(&mut rng);
         let script: Vec<String> = match round % 5 {
             0 => vec![
                 "analyze".into(),
@@ -668,7 +663,7 @@ fn xboard_variant_switches_and_analysis_while_searching() {
                 format!("variant {v}"),
                 "st 5".into(),
                 "go".into(),
-                format!("variant {}", VARIANTS[rng.below(VARIANTS.len())]),
+                format!("variant {}", random_variant(&mut rng)),
                 "go".into(),
                 "?".into(),
             ],
@@ -738,7 +733,7 @@ fn uci_go_while_searching_and_variant_switches() {
         }
     }
     for round in 0..150 {
-        let v = VARIANTS[rng.below(VARIANTS.len())];
+        let v = random_variant(&mut rng);
         let script: Vec<String> = match round % 4 {
             0 => vec![
                 "go infinite".into(),

@@ -20,19 +20,8 @@ use sako::outcome::GameResult;
 use sako::search::SearchOptions;
 use sako::time::Limits;
 use sako::tt::Tt;
+use sako::variant::all_variants;
 use sako::Game;
-
-const VARIANTS: [&str; 9] = [
-    "normal",
-    "chancellor",
-    "chancellorx",
-    "kingsleap",
-    "great",
-    "historia",
-    "shatarhia",
-    "shatar",
-    "chesquerque",
-];
 
 struct Case {
     line: usize,
@@ -198,9 +187,9 @@ fn solve_variant(variant: &str) -> Vec<String> {
 fn tactics_are_solved_at_fixed_depth() {
     // SAKO_TACTICS=historia,great restricts the run to those files (while editing them).
     let only = std::env::var("SAKO_TACTICS").unwrap_or_default();
-    let chosen: Vec<&str> = VARIANTS
+    let chosen: Vec<&str> = all_variants()
         .iter()
-        .copied()
+        .map(|def| def.name)
         .filter(|v| only.is_empty() || only.split(',').any(|o| o == *v))
         .collect();
     let failures: Vec<String> = std::thread::scope(|s| {
