@@ -344,7 +344,9 @@ impl<B: BoardWidth> Position<B> {
         let k = self.king_square(us);
         let kind = m.kind();
         if k == NO_SQUARE {
-            return true;
+            // The king is still in hand (Historia's deployment): only its own drop can
+            // leave it attacked.
+            return !(kind == MoveKind::Drop && m.piece() == r.king) || self.legal_by_trying(m);
         }
         if kind == MoveKind::Drop {
             // A drop uncovers nothing; in check it must block (or be tried).

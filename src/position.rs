@@ -194,6 +194,25 @@ impl<B: BoardWidth> Position<B> {
         self.rules.ep_sources(c, sq)
     }
 
+    /// Takes the en-passant square out of the key when none of the side to move's
+    /// en-passant captures is legal (a pinned pawn, a king left in check): positions
+    /// differ for repetition only by captures that can really be made, as in FIDE's
+    /// rule. The square itself stays (and is written in the FEN).
+    fn forget_unplayable_en_passant(&mut self) {
+        let Some(p) = self.rules.pawn else {
+            return;
+        };
+        let ep = self.st.ep;
+        let sources = self.ep_capturers(self.side, ep) & self.pieces(self.side, p);
+        for from in sources.squares() {
+            if self.is_legal(Move::new(from, ep, MoveKind::EnPassant, 0)) {
+                return;
+            }
+        }
+        self.st.ep_in_key = false;
+        self.st.key ^= ZOBRIST.ep[ep];
+    }
+
     /// Pushes the current state and starts the next ply's: side key flipped, no
     /// en-passant square, the clock one ply on. Returns the previous state.
     #[inline(always)]
@@ -318,6 +337,9 @@ impl<B: BoardWidth> Position<B> {
                 ZOBRIST.rights[prev.rights as usize] ^ ZOBRIST.rights[self.st.rights as usize];
         }
         self.end_ply();
+        if self.st.ep_in_key {
+            self.forget_unplayable_en_passant();
+        }
     }
 
     #[inline(always)]
@@ -776,6 +798,9 @@ impl<B: BoardWidth> Position<B> {
         }
         pos.st.checkers = pos.compute_checkers();
         pos.st.shak = pos.checkers_include_shak();
+        if pos.st.ep_in_key {
+            pos.forget_unplayable_en_passant();
+        }
         Ok(pos)
     }
 
