@@ -120,6 +120,17 @@ fn bad_input_is_a_one_line_error_with_status_2() {
         "bad FEN",
     );
     assert_clean_error(&["moves", "--fen", "xyz"], "bad FEN");
+    // King's Leap rights: K, Q or a file letter only (chancellor.md §5, C-9).
+    assert_clean_error(
+        &[
+            "moves",
+            "--variant",
+            "kingsleap",
+            "--fen",
+            "4k3/8/8/8/8/8/8/4K3 w Z - 0 1",
+        ],
+        "bad castling letter 'Z'",
+    );
     assert_clean_error(&["result", "--moves", "e2e5"], "illegal move 'e2e5'");
     assert_clean_error(&["result", "--moves", "e2e4 zz"], "unparsable move 'zz'");
     assert_clean_error(

@@ -715,8 +715,12 @@ impl<B: BoardWidth> Position<B> {
             for c in castling.chars() {
                 let color = if c.is_ascii_uppercase() { WHITE } else { BLACK };
                 if let Some(kl) = &rules.king_leap {
-                    if !c.is_ascii_alphabetic() {
-                        return Err(format!("bad castling field '{castling}'"));
+                    // K, Q or a file letter of the side keeps its leap right.
+                    let up = c.to_ascii_uppercase();
+                    let file_letter =
+                        (0..geo.files).any(|f| geo.file_char(f).to_ascii_uppercase() == up);
+                    if !(up == 'K' || up == 'Q' || file_letter) {
+                        return Err(format!("bad castling letter '{c}'"));
                     }
                     if pos.king_sq[color] == kl[color].from {
                         rights |= 1 << color;
