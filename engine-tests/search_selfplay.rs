@@ -44,19 +44,16 @@ fn play_games(variant: &str, seed: u64) -> Vec<String> {
                 legal[rng.below(legal.len())].clone()
             } else {
                 let stop = AtomicBool::new(false);
-                let opts = SearchOptions {
-                    limits: Limits {
+                let opts = SearchOptions::new(
+                    Limits {
                         depth: Some(2),
                         nodes: Some(4000),
                         ..Limits::default()
                     },
-                    threads: 1,
-                    tt: &tt,
-                    eval: &eval,
-                    stop: &stop,
-                    multipv: 1,
-                    exclude: Vec::new(),
-                };
+                    &tt,
+                    &eval,
+                    &stop,
+                );
                 let r = game.search(&opts, &mut |_| {}).expect("search");
                 r.best.unwrap_or_else(|| {
                     panic!(
@@ -120,16 +117,16 @@ fn stop_ends_an_infinite_search_promptly_with_two_threads() {
     let tt = Tt::new(4);
     let stop = AtomicBool::new(false);
     let opts = SearchOptions {
-        limits: Limits {
-            infinite: true,
-            ..Limits::default()
-        },
         threads: 2,
-        tt: &tt,
-        eval: &eval,
-        stop: &stop,
-        multipv: 1,
-        exclude: Vec::new(),
+        ..SearchOptions::new(
+            Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+            &tt,
+            &eval,
+            &stop,
+        )
     };
     let legal = game.legal_moves();
     let result = std::thread::scope(|s| {
@@ -155,17 +152,17 @@ fn timed_search_returns_a_legal_move_within_its_clock() {
         let tt = Tt::new(4);
         let stop = AtomicBool::new(false);
         let opts = SearchOptions {
-            limits: Limits {
-                time_left: Some(200),
-                moves_to_go: Some(40),
-                ..Limits::default()
-            },
             threads: 2,
-            tt: &tt,
-            eval: &eval,
-            stop: &stop,
-            multipv: 1,
-            exclude: Vec::new(),
+            ..SearchOptions::new(
+                Limits {
+                    time_left: Some(200),
+                    moves_to_go: Some(40),
+                    ..Limits::default()
+                },
+                &tt,
+                &eval,
+                &stop,
+            )
         };
         let r = game.search(&opts, &mut |_| {}).expect("search");
         let best = r.best.expect("a move");

@@ -162,15 +162,7 @@ fn solve_variant(variant: &str) -> Vec<String> {
         }
         tt.clear();
         let stop = AtomicBool::new(false);
-        let opts = SearchOptions {
-            limits: Limits::depth(case.depth),
-            threads: 1,
-            tt: &tt,
-            eval: &eval,
-            stop: &stop,
-            multipv: 1,
-            exclude: Vec::new(),
-        };
+        let opts = SearchOptions::new(Limits::depth(case.depth), &tt, &eval, &stop);
         let r = game.search(&opts, &mut |_| {}).expect("search");
         let best = r.best.unwrap_or_default();
         if !case.bm.contains(&best) || case.am.contains(&best) {

@@ -99,13 +99,8 @@ pub fn run(
         tt.clear();
         let stop = AtomicBool::new(false);
         let opts = SearchOptions {
-            limits: Limits::depth(depth),
             threads,
-            tt: &tt,
-            eval,
-            stop: &stop,
-            multipv: 1,
-            exclude: Vec::new(),
+            ..SearchOptions::new(Limits::depth(depth), &tt, eval, &stop)
         };
         let r = game.search(&opts, &mut |_| {})?;
         nodes += r.nodes;

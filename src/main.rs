@@ -259,13 +259,8 @@ fn run(cli: Cli) -> Result<(), String> {
             let tt = sako::tt::Tt::new(hash.max(1));
             let stop = std::sync::atomic::AtomicBool::new(false);
             let opts = sako::search::SearchOptions {
-                limits,
                 threads: threads.max(1),
-                tt: &tt,
-                eval: &eval,
-                stop: &stop,
-                multipv: 1,
-                exclude: Vec::new(),
+                ..sako::search::SearchOptions::new(limits, &tt, &eval, &stop)
             };
             let result = game.search(&opts, &mut |info| {
                 let mut o = std::io::stdout().lock();

@@ -17,6 +17,35 @@ pub type Piece = u8;
 /// An empty mailbox square.
 pub const NO_PIECE: Piece = 0xFF;
 
+/// The cells of a FEN board field (holdings already cut off), top rank first: the piece
+/// letter or `None` for an empty square. Checks only the text (digits and letters, `~`
+/// promotion markers skipped), not the variant's pieces or board size.
+pub fn fen_board_cells(board: &str) -> Result<Vec<Vec<Option<char>>>, String> {
+    let mut rows = Vec::new();
+    for row in board.split('/') {
+        let mut cells = Vec::new();
+        let mut digits = String::new();
+        for c in row.chars().chain(std::iter::once('/')) {
+            if c.is_ascii_digit() {
+                digits.push(c);
+                continue;
+            }
+            if !digits.is_empty() {
+                let n: usize = digits.parse().map_err(|_| "bad number")?;
+                cells.extend(std::iter::repeat_n(None, n));
+                digits.clear();
+            }
+            match c {
+                '/' | '~' => {}
+                c if c.is_ascii_alphabetic() => cells.push(Some(c)),
+                c => return Err(format!("unexpected '{c}'")),
+            }
+        }
+        rows.push(cells);
+    }
+    Ok(rows)
+}
+
 /// Builds a piece code.
 #[inline(always)]
 pub fn piece_code(color: usize, t: PieceType) -> Piece {
@@ -911,5 +940,21 @@ impl<B: BoardWidth> Position<B> {
             k ^= ZOBRIST.ep[self.st.ep];
         }
         k
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fen_board_cells;
+
+    #[test]
+    fn fen_board_cells_expand_counts_and_skip_markers() {
+        let rows = fen_board_cells("r1k~7/10/3P").expect("valid board text");
+        assert_eq!(rows.len(), 3);
+        assert_eq!(rows[0][..3], [Some('r'), None, Some('k')]);
+        assert_eq!(rows[0].len(), 10);
+        assert_eq!(rows[1], vec![None; 10]);
+        assert_eq!(rows[2], vec![None, None, None, Some('P')]);
+        assert!(fen_board_cells("rn?q").is_err());
     }
 }

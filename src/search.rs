@@ -118,6 +118,21 @@ pub struct SearchOptions<'a> {
     pub exclude: Vec<String>,
 }
 
+impl<'a> SearchOptions<'a> {
+    /// One thread, one line, every root move: the usual options for `limits`.
+    pub fn new(limits: Limits, tt: &'a Tt, eval: &'a Eval, stop: &'a AtomicBool) -> Self {
+        SearchOptions {
+            limits,
+            threads: 1,
+            tt,
+            eval,
+            stop,
+            multipv: 1,
+            exclude: Vec::new(),
+        }
+    }
+}
+
 /// One finished depth.
 #[derive(Clone, Debug)]
 pub struct SearchInfo {

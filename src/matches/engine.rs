@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use super::args::{EngineConfig, Proto, TimeControl};
 use crate::outcome::GameResult;
+use crate::position::fen_board_cells;
 
 /// What an engine's reader thread reports.
 #[derive(Debug)]
@@ -1084,26 +1085,14 @@ pub fn edit_commands(fen: &str) -> Result<Vec<String>, String> {
     if !hand.is_empty() {
         return Err("pieces in hand".into());
     }
-    let rows: Vec<&str> = board.split('/').collect();
+    let rows = fen_board_cells(board)?;
     let ranks = rows.len();
     let mut white = Vec::new();
     let mut black = Vec::new();
     for (r, row) in rows.iter().enumerate() {
         let rank = ranks - r;
-        let mut file = 0usize;
-        let mut digits = String::new();
-        for c in row.chars() {
-            if c.is_ascii_digit() {
-                digits.push(c);
-                continue;
-            }
-            if !digits.is_empty() {
-                file += digits.parse::<usize>().map_err(|_| "bad number")?;
-                digits.clear();
-            }
-            if !c.is_ascii_alphabetic() {
-                return Err(format!("unexpected '{c}'"));
-            }
+        for (file, cell) in row.iter().enumerate() {
+            let Some(c) = *cell else { continue };
             let square = format!("{}{rank}", (b'a' + file as u8) as char);
             let cmd = format!("{}{square}", c.to_ascii_uppercase());
             if c.is_ascii_uppercase() {
@@ -1111,7 +1100,6 @@ pub fn edit_commands(fen: &str) -> Result<Vec<String>, String> {
             } else {
                 black.push(cmd);
             }
-            file += 1;
         }
     }
     let mut out = Vec::new();

@@ -216,15 +216,7 @@ pub fn generate(
         }
         tt.clear();
         let stop = AtomicBool::new(false);
-        let sopts = SearchOptions {
-            limits: Limits::depth(opts.depth),
-            threads: 1,
-            tt: &tt,
-            eval: &eval,
-            stop: &stop,
-            multipv: 1,
-            exclude: Vec::new(),
-        };
+        let sopts = SearchOptions::new(Limits::depth(opts.depth), &tt, &eval, &stop);
         let r = game.search(&sopts, &mut |_| {})?;
         let Score::Cp(cp) = r.score else { continue };
         if cp.abs() > opts.margin_cp {

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use super::{split_command, FrontEnd, Session};
+use crate::position::fen_board_cells;
 use crate::search::{Score, SearchInfo, SearchResult};
 use crate::time::Limits;
 use crate::variant::{all_variants, variant_id};
@@ -567,26 +568,14 @@ impl Xboard {
         let Some(from) = parse_xboard_square(square, files, n_ranks) else {
             return;
         };
-        // The board as a grid of cells (None = empty) to know which targets capture.
-        let mut occupied = vec![vec![false; files]; n_ranks];
-        for (r, row) in ranks.iter().enumerate() {
-            let mut f = 0;
-            let mut digits = String::new();
-            for c in row.chars() {
-                if c.is_ascii_digit() {
-                    digits.push(c);
-                    continue;
-                }
-                if !digits.is_empty() {
-                    f += digits.parse::<usize>().unwrap_or(0);
-                    digits.clear();
-                }
-                if c.is_ascii_alphabetic() && f < files {
-                    occupied[r][f] = true;
-                    f += 1;
-                }
-            }
-        }
+        // Which squares are occupied, to know which targets capture.
+        let cells = fen_board_cells(board).unwrap_or_default();
+        let occupied = |r: usize, f: usize| {
+            cells
+                .get(r)
+                .and_then(|row| row.get(f))
+                .is_some_and(|c| c.is_some())
+        };
         let mut marks = vec![vec!['.'; files]; n_ranks];
         let mut choice = String::new();
         for m in self.s.game.clone().legal_moves() {
@@ -621,7 +610,7 @@ impl Xboard {
                     choice += &up;
                 }
             } else if marks[row][tf] == '.' {
-                marks[row][tf] = if occupied[row][tf] { 'R' } else { 'Y' };
+                marks[row][tf] = if occupied(row, tf) { 'R' } else { 'Y' };
             }
         }
         let mut colorfen = String::new();
