@@ -7,19 +7,15 @@
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use sako::matches::pgn::parse_pgn;
 use sako::Game;
 
-const SAKO: &str = env!("CARGO_BIN_EXE_sako");
+mod common;
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sako-broken-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
+use common::{fresh_temp_dir, run_match, words};
+
+const SAKO: &str = env!("CARGO_BIN_EXE_sako");
 
 /// Writes an executable `/bin/sh` script.
 fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
@@ -50,25 +46,6 @@ done
     )
 }
 
-fn run(args: &[String]) -> (String, bool) {
-    let out = Command::new(SAKO)
-        .arg("match")
-        .args(args)
-        .output()
-        .expect("run sako match");
-    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(
-        out.status.success(),
-        "sako match failed: {}\n{stdout}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (stdout, out.status.success())
-}
-
-fn words(s: &str) -> Vec<String> {
-    s.split_whitespace().map(str::to_string).collect()
-}
-
 /// Plays `games` games of sako (first engine) against `broken` and returns the PGN
 /// games and standard output. `each` sets the broken engine's limits; sako keeps
 /// its own lenient ones (a small node limit, a long move time), so that a loaded
@@ -88,7 +65,7 @@ fn match_against(
          -each {each} -variant normal -games {games} -pgnout {} {extra}",
         pgn.display()
     ));
-    let (out, _) = run(&args);
+    let out = run_match(&args);
     let text = std::fs::read_to_string(&pgn).unwrap_or_default();
     let parsed = parse_pgn(&text).expect("PGN parses");
     // Whatever happened, the moves in the PGN are legal.
@@ -109,7 +86,7 @@ fn broken_lost(g: &sako::matches::pgn::PgnGame) -> bool {
 
 #[test]
 fn illegal_moves_forfeit() {
-    let dir = temp_dir("illegal");
+    let dir = fresh_temp_dir("broken-illegal");
     let engine = uci_script(&dir, "illegal", r#"echo "bestmove e2e5""#);
     let (games, out) = match_against(&dir, &engine.display().to_string(), "uci", "st=0.1", 2, "");
     assert_eq!(games.len(), 2, "{out}");
@@ -129,7 +106,7 @@ fn illegal_moves_forfeit() {
 
 #[test]
 fn crashes_are_recovered_with_recover() {
-    let dir = temp_dir("crash");
+    let dir = fresh_temp_dir("broken-crash");
     let engine = uci_script(&dir, "crash", "exit 3");
     let (games, out) = match_against(
         &dir,
@@ -152,7 +129,7 @@ fn crashes_are_recovered_with_recover() {
 
 #[test]
 fn a_crash_without_recover_stops_the_match() {
-    let dir = temp_dir("crash-stop");
+    let dir = fresh_temp_dir("broken-crash-stop");
     let engine = uci_script(&dir, "crash", "exit 3");
     let (games, out) = match_against(&dir, &engine.display().to_string(), "uci", "st=0.1", 4, "");
     assert_eq!(games.len(), 1, "{out}");
@@ -162,7 +139,7 @@ fn a_crash_without_recover_stops_the_match() {
 
 #[test]
 fn silence_loses_on_time() {
-    let dir = temp_dir("silent");
+    let dir = fresh_temp_dir("broken-silent");
     // Answers isready, never bestmove.
     let engine = uci_script(&dir, "silent", ":");
     let (games, out) = match_against(
@@ -188,7 +165,7 @@ fn silence_loses_on_time() {
 
 #[test]
 fn a_hung_engine_is_killed_and_restarted() {
-    let dir = temp_dir("hang");
+    let dir = fresh_temp_dir("broken-hang");
     // After the first `go` it reads on but answers nothing, not even isready.
     let engine = script(
         &dir,
@@ -225,7 +202,7 @@ done
 
 #[test]
 fn false_claims_lose_over_xboard() {
-    let dir = temp_dir("claim");
+    let dir = fresh_temp_dir("broken-claim");
     let engine = script(
         &dir,
         "claimer",
@@ -265,7 +242,7 @@ done
 
 #[test]
 fn sprt_stops_a_one_sided_match() {
-    let dir = temp_dir("sprt");
+    let dir = fresh_temp_dir("broken-sprt");
     let engine = uci_script(&dir, "illegal", r#"echo "bestmove a1a1""#);
     let (games, out) = match_against(
         &dir,

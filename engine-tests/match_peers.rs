@@ -6,10 +6,13 @@
 //! foul, and every game must replay legally and end with a reason.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use sako::matches::pgn::parse_pgn;
 use sako::Game;
+
+mod common;
+
+use common::{fresh_temp_dir, run_match, words};
 
 const SAKO: &str = env!("CARGO_BIN_EXE_sako");
 
@@ -24,13 +27,9 @@ fn peer(name: &str) -> Option<PathBuf> {
 }
 
 fn play(name: &str, variant: &str, peer_args: &str, sako_args: &str, each: &str) {
-    let dir = std::env::temp_dir().join(format!("sako-peers-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = fresh_temp_dir(&format!("peers-{name}"));
     let pgn = dir.join("games.pgn");
-    let openings = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("engine-tests/openings")
-        .join(format!("{variant}.epd"));
+    let openings = common::data_path(&format!("openings/{variant}.epd"));
     let args = format!(
         "-engine name=sako cmd={SAKO} {sako_args} -engine name=peer {peer_args} -each {each} \
          -variant {variant} -games 2 -repeat -recover -openings file={} format=epd order=random \
@@ -38,17 +37,7 @@ fn play(name: &str, variant: &str, peer_args: &str, sako_args: &str, each: &str)
         openings.display(),
         pgn.display()
     );
-    let out = Command::new(SAKO)
-        .arg("match")
-        .args(args.split_whitespace())
-        .output()
-        .expect("run sako match");
-    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(
-        out.status.success(),
-        "{args}\n{}\n{stdout}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = run_match(&words(&args));
     assert!(stdout.contains("fouls: sako: none;"), "{stdout}");
     let text = std::fs::read_to_string(&pgn).expect("pgn");
     let games = parse_pgn(&text).expect("parse");

@@ -4,7 +4,7 @@
 //! must end with a rules reason that the rules core confirms, and no engine may foul.
 //! Also: the openings files themselves, a clocked match, and the SPRT stopping rule.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use sako::matches::openings::{epd_to_fen, load_path};
@@ -12,41 +12,11 @@ use sako::matches::pgn::{parse_pgn, PgnGame};
 use sako::variant::all_variants;
 use sako::Game;
 
+mod common;
+
+use common::{fresh_temp_dir, run_match, words};
+
 const SAKO: &str = env!("CARGO_BIN_EXE_sako");
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sako-match-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-fn openings_file(variant: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("engine-tests/openings")
-        .join(format!("{variant}.epd"))
-}
-
-/// Runs `sako match ARGS`, returning standard output; fails on a non-zero exit.
-fn run_match(args: &[String]) -> String {
-    let out = Command::new(SAKO)
-        .arg("match")
-        .args(args)
-        .output()
-        .expect("run sako match");
-    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(
-        out.status.success(),
-        "sako match {} failed: {}\n{stdout}",
-        args.join(" "),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
-}
-
-fn words(s: &str) -> Vec<String> {
-    s.split_whitespace().map(str::to_string).collect()
-}
 
 /// Replays every game of the PGN with the rules core and checks its result.
 fn check_pgn(path: &Path, variant: &str, games: usize) -> Vec<PgnGame> {
@@ -116,7 +86,7 @@ fn check_pgn(path: &Path, variant: &str, games: usize) -> Vec<PgnGame> {
 }
 
 fn self_play(variant: &str, proto: &str) {
-    let dir = temp_dir(&format!("{variant}-{proto}"));
+    let dir = fresh_temp_dir(&format!("match-{variant}-{proto}"));
     let pgn = dir.join("games.pgn");
     let limit = if proto == "uci" {
         "nodes=2000"
@@ -128,7 +98,7 @@ fn self_play(variant: &str, proto: &str) {
          -engine name=B cmd={SAKO} arg={proto} proto={proto} option.Hash=8 \
          -each {limit} timeout=60 -variant {variant} -games 2 -repeat \
          -openings file={} format=epd order=random -srand 11 -pgnout {}",
-        openings_file(variant).display(),
+        common::data_path(&format!("openings/{variant}.epd")).display(),
         pgn.display()
     ));
     let out = run_match(&args);
@@ -171,7 +141,7 @@ self_play_tests! {
 #[test]
 fn every_variant_is_tested_and_has_openings() {
     for v in all_variants() {
-        let path = openings_file(v.name);
+        let path = common::data_path(&format!("openings/{}.epd", v.name));
         let book = load_path(&path, v.name).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert!(book.len() >= 50, "{}: only {} openings", v.name, book.len());
         let text = std::fs::read_to_string(&path).expect("read");
@@ -198,13 +168,13 @@ fn every_variant_is_tested_and_has_openings() {
 
 #[test]
 fn clocked_match_has_no_time_losses() {
-    let dir = temp_dir("clock");
+    let dir = fresh_temp_dir("match-clock");
     let pgn = dir.join("games.pgn");
     let args = words(&format!(
         "-engine cmd={SAKO} arg=uci proto=uci -engine cmd={SAKO} arg=xboard proto=xboard \
          -each tc=2+0.05 timemargin=500 -variant normal -games 2 -maxmoves 30 \
          -openings file={} format=epd order=sequential start=3 -pgnout {}",
-        openings_file("normal").display(),
+        common::data_path("openings/normal.epd").display(),
         pgn.display()
     ));
     let out = run_match(&args);
@@ -223,7 +193,7 @@ fn clocked_match_has_no_time_losses() {
 
 #[test]
 fn adjudication_ends_games() {
-    let dir = temp_dir("adjudication");
+    let dir = fresh_temp_dir("match-adjudication");
     let pgn = dir.join("games.pgn");
     // Every score is within 10000 cp of zero: the draw rule fires at move 10.
     let args = words(&format!(
@@ -281,7 +251,7 @@ fn help_and_bad_arguments() {
 
 #[test]
 fn pgn_openings_are_played_first() {
-    let dir = temp_dir("pgn-openings");
+    let dir = fresh_temp_dir("match-pgn-openings");
     let book = dir.join("book.pgn");
     std::fs::write(
         &book,

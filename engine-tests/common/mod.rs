@@ -45,3 +45,35 @@ pub fn data_path(rel: &str) -> PathBuf {
 pub fn sako_bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_sako"))
 }
+
+/// An empty directory under the system's temporary directory, unique to this test
+/// process and `name`.
+pub fn fresh_temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sako-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// The words of `s` as owned strings (command-line arguments).
+pub fn words(s: &str) -> Vec<String> {
+    s.split_whitespace().map(str::to_string).collect()
+}
+
+/// Runs `sako match ARGS` and returns its standard output; fails the test on a
+/// non-zero exit, showing the arguments, standard error and output.
+pub fn run_match(args: &[String]) -> String {
+    let out = std::process::Command::new(sako_bin())
+        .arg("match")
+        .args(args)
+        .output()
+        .expect("run sako match");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "sako match {} failed: {}\n{stdout}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
