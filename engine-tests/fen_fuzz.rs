@@ -5,7 +5,7 @@
 mod common;
 
 use common::Rng;
-use sako::variant::all_variants;
+use sako::rules::variant::all_variants;
 use sako::Game;
 
 const ALPHABET: &[u8] = b"pnbrqkcehgmwsaPNBRQKCEHGMWSA0123456789/[]- wbKQkq";

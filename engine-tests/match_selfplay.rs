@@ -9,7 +9,7 @@ use std::process::Command;
 
 use sako::matches::openings::{epd_to_fen, load_path};
 use sako::matches::pgn::{parse_pgn, PgnGame};
-use sako::variant::all_variants;
+use sako::rules::variant::all_variants;
 use sako::Game;
 
 mod common;

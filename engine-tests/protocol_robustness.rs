@@ -11,7 +11,7 @@ mod common;
 
 use common::process::SakoProcess;
 use common::Rng;
-use sako::variant::all_variants;
+use sako::rules::variant::all_variants;
 use std::collections::{BTreeMap, VecDeque};
 use std::io::Write;
 use std::sync::mpsc::RecvTimeoutError;

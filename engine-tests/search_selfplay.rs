@@ -9,11 +9,11 @@ mod common;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use sako::eval::Eval;
-use sako::search::SearchOptions;
-use sako::time::Limits;
-use sako::tt::Tt;
-use sako::variant::all_variants;
+use sako::engine::eval::Eval;
+use sako::engine::search::SearchOptions;
+use sako::engine::time::Limits;
+use sako::engine::tt::Tt;
+use sako::rules::variant::all_variants;
 use sako::Game;
 
 const GAMES: usize = 20;

@@ -15,12 +15,12 @@ mod common;
 
 use std::sync::atomic::AtomicBool;
 
-use sako::eval::Eval;
-use sako::outcome::GameResult;
-use sako::search::SearchOptions;
-use sako::time::Limits;
-use sako::tt::Tt;
-use sako::variant::all_variants;
+use sako::engine::eval::Eval;
+use sako::engine::search::SearchOptions;
+use sako::engine::time::Limits;
+use sako::engine::tt::Tt;
+use sako::rules::position::outcome::GameResult;
+use sako::rules::variant::all_variants;
 use sako::Game;
 
 struct Case {

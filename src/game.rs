@@ -4,13 +4,13 @@
 
 use rayon::prelude::*;
 
-use crate::eval::Eval;
-use crate::moves::{Move, MoveList};
-use crate::outcome::Outcome;
-use crate::position::Position;
-use crate::rules::BoardWidth;
-use crate::search::{SearchInfo, SearchOptions, SearchResult};
-use crate::variant::{all_variants, variant_id, VariantDef};
+use crate::engine::eval::Eval;
+use crate::engine::search::{SearchInfo, SearchOptions, SearchResult};
+use crate::rules::compile::BoardWidth;
+use crate::rules::moves::{Move, MoveList};
+use crate::rules::position::outcome::Outcome;
+use crate::rules::position::Position;
+use crate::rules::variant::{all_variants, variant_id, VariantDef};
 
 /// Operations on a position of some width, for dynamic dispatch.
 trait GameOps: Send {
@@ -136,7 +136,7 @@ impl<B: BoardWidth> GameOps for Tracked<B> {
         opts: &SearchOptions,
         on_info: &mut (dyn FnMut(&SearchInfo) + Send),
     ) -> SearchResult {
-        crate::search::search(&self.pos, opts, on_info)
+        crate::engine::search::search(&self.pos, opts, on_info)
     }
     fn evaluate(&self, eval: &Eval) -> i32 {
         eval.evaluate(&self.pos)
@@ -241,7 +241,7 @@ impl Game {
     pub fn key(&self) -> u64 {
         self.inner.key()
     }
-    /// Searches the current position (see [`crate::search`]); `on_info` hears about
+    /// Searches the current position (see [`crate::engine::search`]); `on_info` hears about
     /// every completed depth. The evaluation must be the one of this game's variant.
     pub fn search(
         &mut self,

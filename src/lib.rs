@@ -1,27 +1,15 @@
-//! sako: a chess-variant engine. The library holds the rules core (geometry, pieces,
-//! variants, positions, move generation, game end) and everything built on it; the
-//! `sako` binary is a thin command-line front end.
+//! sako: a chess-variant engine. The library is built in layers, each using only the
+//! ones above it in this list; the `sako` binary is a thin command-line front end.
 
-pub mod bench;
-pub mod bitboard;
-pub mod eval;
-pub mod eval_tables;
+/// The engine: evaluation, search, transposition table, time management, benchmark.
+pub mod engine;
+/// One game in progress, whatever its board width: the facade the front ends use.
 pub mod game;
-pub mod geometry;
+/// `sako match`: a cutechess-style match runner refereed by the rules core.
 pub mod matches;
-pub mod movegen;
-pub mod moves;
-pub mod notation;
-pub mod outcome;
-pub mod piece;
-pub mod position;
+/// The XBoard/CECP v2 and UCI front ends.
 pub mod protocol;
+/// The rules core: boards, pieces, the games as data, positions, legal moves, game end.
 pub mod rules;
-pub mod search;
-pub mod see;
-pub mod time;
-pub mod tt;
-pub mod variant;
-pub mod zobrist;
 
 pub use game::Game;

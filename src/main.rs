@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use sako::protocol::Protocol;
-use sako::variant::all_variants;
+use sako::rules::variant::all_variants;
 use sako::Game;
 
 #[derive(Parser)]
@@ -225,7 +225,7 @@ fn run(cli: Cli) -> Result<(), String> {
             if depth == 0 || depth > 60 {
                 return Err(format!("bench depth must be 1..60, not {depth}"));
             }
-            let totals = sako::bench::run(
+            let totals = sako::engine::bench::run(
                 depth,
                 threads.max(1),
                 hash.max(1),
@@ -248,19 +248,19 @@ fn run(cli: Cli) -> Result<(), String> {
             eval_tables,
         }) => {
             let mut game = setup(&position)?;
-            let eval = sako::eval::Eval::load(game.variant(), eval_tables.as_deref())?;
+            let eval = sako::engine::eval::Eval::load(game.variant(), eval_tables.as_deref())?;
             let limits = match (depth, movetime) {
                 (Some(0), _) => return Err("depth must be at least 1".into()),
                 (_, Some(0)) => return Err("movetime must be at least 1".into()),
-                (Some(d), _) => sako::time::Limits::depth(d.min(100)),
-                (None, Some(ms)) => sako::time::Limits::movetime(ms),
-                (None, None) => sako::time::Limits::depth(8),
+                (Some(d), _) => sako::engine::time::Limits::depth(d.min(100)),
+                (None, Some(ms)) => sako::engine::time::Limits::movetime(ms),
+                (None, None) => sako::engine::time::Limits::depth(8),
             };
-            let tt = sako::tt::Tt::new(hash.max(1));
+            let tt = sako::engine::tt::Tt::new(hash.max(1));
             let stop = std::sync::atomic::AtomicBool::new(false);
-            let opts = sako::search::SearchOptions {
+            let opts = sako::engine::search::SearchOptions {
                 threads: threads.max(1),
-                ..sako::search::SearchOptions::new(limits, &tt, &eval, &stop)
+                ..sako::engine::search::SearchOptions::new(limits, &tt, &eval, &stop)
             };
             let result = game.search(&opts, &mut |info| {
                 let mut o = std::io::stdout().lock();

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use crate::variant::{all_variants, variant_id};
+use crate::rules::variant::{all_variants, variant_id};
 
 /// The protocol an engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -14,8 +14,8 @@ use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 use super::args::{EngineConfig, Proto, TimeControl};
-use crate::outcome::GameResult;
-use crate::position::fen_board_cells;
+use crate::rules::position::fen_board_cells;
+use crate::rules::position::outcome::GameResult;
 
 /// What an engine's reader thread reports.
 #[derive(Debug)]

@@ -33,7 +33,7 @@ use openings::{Opening, Rng};
 use pgn::PgnMeta;
 use referee::{Adjudication, Foul, GameRecord, GameSetup, Pair};
 
-use crate::outcome::GameResult;
+use crate::rules::position::outcome::GameResult;
 
 /// Fouls of one engine over a match.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -11,11 +11,11 @@ use std::sync::atomic::AtomicBool;
 
 use super::args::{OpeningFormat, OpeningsConfig};
 use super::pgn::{is_standard_start, parse_pgn};
-use crate::eval::Eval;
-use crate::search::{Score, SearchOptions};
-use crate::time::Limits;
-use crate::tt::Tt;
-use crate::variant::{all_variants, variant_id};
+use crate::engine::eval::Eval;
+use crate::engine::search::{Score, SearchOptions};
+use crate::engine::time::Limits;
+use crate::engine::tt::Tt;
+use crate::rules::variant::{all_variants, variant_id};
 use crate::Game;
 
 /// Where a game starts.

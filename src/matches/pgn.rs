@@ -3,7 +3,7 @@
 //! tests to replay what was written.
 
 use super::referee::{comment_safe, GameRecord};
-use crate::variant::{all_variants, variant_id};
+use crate::rules::variant::{all_variants, variant_id};
 use crate::Game;
 
 /// Tags that are the same for every game of a match.
@@ -277,7 +277,7 @@ mod tests {
     use super::*;
     use crate::matches::engine::EngineScore;
     use crate::matches::referee::{PlayedMove, Termination};
-    use crate::outcome::GameResult;
+    use crate::rules::position::outcome::GameResult;
 
     #[test]
     fn dates() {

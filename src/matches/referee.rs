@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::args::{DrawRule, ResignRule, TimeControl};
 use super::engine::{Engine, EngineError, EngineScore, Envelope, Msg, Mux, Reply};
-use crate::outcome::GameResult;
+use crate::rules::position::outcome::GameResult;
 use crate::Game;
 
 /// The colour names used in reasons.

@@ -13,11 +13,11 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-use crate::eval::Eval;
+use crate::engine::eval::Eval;
+use crate::engine::search::{SearchInfo, SearchOptions, SearchResult};
+use crate::engine::time::Limits;
+use crate::engine::tt::Tt;
 use crate::game::Game;
-use crate::search::{SearchInfo, SearchOptions, SearchResult};
-use crate::time::Limits;
-use crate::tt::Tt;
 
 /// Default transposition table size in MB.
 pub const DEFAULT_HASH_MB: usize = 64;

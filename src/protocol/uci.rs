@@ -1,9 +1,9 @@
 //! The UCI front end (with Fairy-Stockfish's `UCI_Variant` convention for variants).
 
 use super::{split_command, FrontEnd, Session};
-use crate::search::{SearchInfo, SearchResult};
-use crate::time::Limits;
-use crate::variant::{all_variants, variant_id};
+use crate::engine::search::{SearchInfo, SearchResult};
+use crate::engine::time::Limits;
+use crate::rules::variant::{all_variants, variant_id};
 use std::path::PathBuf;
 
 /// Engine name and version as announced.

@@ -4,10 +4,10 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use super::{split_command, FrontEnd, Session};
-use crate::position::fen_board_cells;
-use crate::search::{Score, SearchInfo, SearchResult};
-use crate::time::Limits;
-use crate::variant::{all_variants, variant_id};
+use crate::engine::search::{Score, SearchInfo, SearchResult};
+use crate::engine::time::Limits;
+use crate::rules::position::fen_board_cells;
+use crate::rules::variant::{all_variants, variant_id};
 
 /// What the engine does when a search it started finishes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

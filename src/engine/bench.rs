@@ -6,12 +6,12 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use crate::eval::Eval;
+use crate::engine::eval::Eval;
+use crate::engine::search::SearchOptions;
+use crate::engine::time::Limits;
+use crate::engine::tt::Tt;
 use crate::game::Game;
-use crate::search::SearchOptions;
-use crate::time::Limits;
-use crate::tt::Tt;
-use crate::variant::{all_variants, variant_id};
+use crate::rules::variant::{all_variants, variant_id};
 
 /// A bench position: variant, FEN (or the start position) and moves played from it.
 pub struct BenchPosition {

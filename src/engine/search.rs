@@ -10,7 +10,7 @@
 //! * `negamax` is a fail-soft PVS: game-end rules first (below), mate-distance
 //!   pruning, table cut-offs at non-PV nodes, reverse futility and null-move pruning,
 //!   then the moves in order TT move, promotions and captures that do not lose material
-//!   by static exchange evaluation ([`crate::see`]; most valuable victim, least valuable
+//!   by static exchange evaluation ([`crate::engine::see`]; most valuable victim, least valuable
 //!   attacker first), two killers, quiet moves by history, and last the losing
 //!   captures. Checking moves are extended one ply; late quiet moves are reduced (LMR)
 //!   and searched again at full depth if they surprise. Near the leaves of non-PV
@@ -47,14 +47,14 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use crate::eval::Eval;
-use crate::moves::{Move, MoveKind, MoveList};
-use crate::outcome::GameResult;
-use crate::position::{piece_code, piece_type, Position, NO_PIECE};
-use crate::rules::BoardWidth;
-use crate::time::{Clock, Limits};
-use crate::tt::{Bound, Tt};
-use crate::variant::{BareKingRule, NoMoveRule};
+use crate::engine::eval::Eval;
+use crate::engine::time::{Clock, Limits};
+use crate::engine::tt::{Bound, Tt};
+use crate::rules::compile::BoardWidth;
+use crate::rules::moves::{Move, MoveKind, MoveList};
+use crate::rules::position::outcome::GameResult;
+use crate::rules::position::{piece_code, piece_type, Position, NO_PIECE};
+use crate::rules::variant::{BareKingRule, NoMoveRule};
 
 /// The score of a mate at the root (a mate `n` plies away scores `MATE - n`).
 pub const MATE: i32 = 32_000;
@@ -284,7 +284,10 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             seldepth: 0,
             stopped: false,
             killers: vec![[Move::NONE; 2]; MAX_PLY + 2],
-            history: vec![0; 2 * crate::rules::MAX_TYPES * crate::geometry::MAX_SQUARES],
+            history: vec![
+                0;
+                2 * crate::rules::compile::MAX_TYPES * crate::rules::geometry::MAX_SQUARES
+            ],
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             root_depth: 0,
@@ -325,7 +328,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         } else {
             self.pos.piece_on(m.from())
         };
-        (p as usize) * crate::geometry::MAX_SQUARES + m.to()
+        (p as usize) * crate::rules::geometry::MAX_SQUARES + m.to()
     }
 
     #[inline(always)]
@@ -362,7 +365,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
     /// True when `m` gains at least `threshold` by static exchange evaluation.
     fn see_at_least(&self, m: Move, threshold: i32) -> bool {
         let ev = self.sh.eval;
-        crate::see::see_at_least(&self.pos, m, threshold, |t| ev.order_value(t))
+        crate::engine::see::see_at_least(&self.pos, m, threshold, |t| ev.order_value(t))
     }
 
     fn order(&self, list: &MoveList, tt_move: Move, ply: usize, scores: &mut [i32]) {
@@ -545,7 +548,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             best = stand;
             self.pos.generate_pseudo(&mut list, true);
         }
-        let mut scores = [0i32; crate::moves::MAX_MOVES];
+        let mut scores = [0i32; crate::rules::moves::MAX_MOVES];
         self.order(&list, Move::NONE, ply, &mut scores);
         for i in 0..list.len() {
             let m = Self::pick(&mut list, &mut scores, i);
@@ -670,7 +673,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         if list.is_empty() {
             return self.no_move_score(ply);
         }
-        let mut scores = [0i32; crate::moves::MAX_MOVES];
+        let mut scores = [0i32; crate::rules::moves::MAX_MOVES];
         self.order(&list, tt_move, ply, &mut scores);
 
         let mut best = -INF;

@@ -4,10 +4,10 @@
 
 use once_cell::sync::OnceCell;
 
-use crate::bitboard::Bitboard;
-use crate::geometry::{Geometry, Square, DIRECTIONS, MAX_SQUARES, NO_SQUARE};
-use crate::piece::{parse_betza, Modality, Shape};
-use crate::variant::{all_variants, VariantDef, VARIANT_COUNT};
+use crate::rules::bitboard::Bitboard;
+use crate::rules::geometry::{Geometry, Square, DIRECTIONS, MAX_SQUARES, NO_SQUARE};
+use crate::rules::piece::{parse_betza, Modality, Shape};
+use crate::rules::variant::{all_variants, VariantDef, VARIANT_COUNT};
 
 /// The most piece types one variant has.
 pub const MAX_TYPES: usize = 10;
@@ -291,12 +291,13 @@ fn compile<B: Bitboard>(id: usize) -> Result<Rules<B>, String> {
         for color in 0..2 {
             let flip = if color == 0 { 1 } else { -1 };
             for from in 0..n {
-                let rules =
-                    if geo.has_diagonals(from) && geo.topology != crate::geometry::Topology::Full {
-                        &on_diag
-                    } else {
-                        &plain
-                    };
+                let rules = if geo.has_diagonals(from)
+                    && geo.topology != crate::rules::geometry::Topology::Full
+                {
+                    &on_diag
+                } else {
+                    &plain
+                };
                 let i = Rules::<B>::idx(color, t, from);
                 let mut normal_paths = Vec::new();
                 let mut initial_paths = Vec::new();
@@ -522,16 +523,16 @@ fn compile<B: Bitboard>(id: usize) -> Result<Rules<B>, String> {
         if lame {
             lame_types.push(t);
         }
-        if rider_dirs[t] & crate::geometry::ORTHOGONAL != 0 {
+        if rider_dirs[t] & crate::rules::geometry::ORTHOGONAL != 0 {
             orth_riders.push(t);
         }
-        if rider_dirs[t] & crate::geometry::DIAGONAL != 0 {
+        if rider_dirs[t] & crate::rules::geometry::DIAGONAL != 0 {
             diag_riders.push(t);
         }
         let dirs = rider_dirs[t];
         if dirs != 0
-            && dirs != crate::geometry::ORTHOGONAL
-            && dirs != crate::geometry::DIAGONAL
+            && dirs != crate::rules::geometry::ORTHOGONAL
+            && dirs != crate::rules::geometry::DIAGONAL
             && dirs != 0xFF
         {
             return Err(format!(
@@ -748,7 +749,7 @@ mod tests {
 
     #[test]
     fn chesquerque_tables_follow_the_points() {
-        let id = crate::variant::variant_id("chesquerque").unwrap();
+        let id = crate::rules::variant::variant_id("chesquerque").unwrap();
         let r = u128::rules(id);
         let g = r.geo;
         let s = |n: &str| g.parse_square(n).unwrap();

@@ -2,8 +2,8 @@
 //! rules that are not piece movement (castling, drops, gating, promotion, game end).
 //! The compiled, per-board-width form lives in [`crate::rules`].
 
-use crate::geometry::{Geometry, Topology};
-use crate::piece::PieceDef;
+use crate::rules::geometry::{Geometry, Topology};
+use crate::rules::piece::PieceDef;
 
 /// One castling move: the king's and its partner's squares, named.
 #[derive(Clone, Debug)]

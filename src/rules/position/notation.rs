@@ -1,9 +1,9 @@
 //! Move text in the engine's coordinate notation: `e2e4`, promotions `e7e8q`, drops
 //! `E@b1` (uppercase for both colours), gating `e1f2h`, castling as the king's move.
 
-use crate::moves::{Move, MoveKind, MoveList};
-use crate::position::Position;
-use crate::rules::BoardWidth;
+use crate::rules::compile::BoardWidth;
+use crate::rules::moves::{Move, MoveKind, MoveList};
+use crate::rules::position::Position;
 
 impl<B: BoardWidth> Position<B> {
     /// The coordinate text of `m`.

@@ -3,8 +3,8 @@
 
 use once_cell::sync::Lazy;
 
-use crate::geometry::MAX_SQUARES;
-use crate::rules::MAX_TYPES;
+use crate::rules::compile::MAX_TYPES;
+use crate::rules::geometry::MAX_SQUARES;
 
 /// The most pieces of one type a hand key covers; larger counts share the last key.
 pub const MAX_HAND: usize = 32;

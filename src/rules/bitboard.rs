@@ -9,7 +9,7 @@ use std::fmt::Debug;
 use std::hash::Hash;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
-use crate::geometry::Square;
+use crate::rules::geometry::Square;
 
 /// A set of squares, one bit per square (`sq = rank * files + file`).
 pub trait Bitboard:

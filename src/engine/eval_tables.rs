@@ -50,9 +50,9 @@
 
 use std::path::Path;
 
-use crate::geometry::MAX_SQUARES;
-use crate::rules::MAX_TYPES;
-use crate::variant::VariantDef;
+use crate::rules::compile::MAX_TYPES;
+use crate::rules::geometry::MAX_SQUARES;
+use crate::rules::variant::VariantDef;
 
 /// A middlegame and an endgame value.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -153,15 +153,15 @@ pub struct EvalTables {
 /// The embedded default table text of a variant, if there is one.
 pub fn embedded_text(variant: &str) -> Option<&'static str> {
     Some(match variant {
-        "normal" => include_str!("../eval-tables/normal.txt"),
-        "chancellor" => include_str!("../eval-tables/chancellor.txt"),
-        "chancellorx" => include_str!("../eval-tables/chancellorx.txt"),
-        "kingsleap" => include_str!("../eval-tables/kingsleap.txt"),
-        "great" => include_str!("../eval-tables/great.txt"),
-        "historia" => include_str!("../eval-tables/historia.txt"),
-        "shatarhia" => include_str!("../eval-tables/shatarhia.txt"),
-        "shatar" => include_str!("../eval-tables/shatar.txt"),
-        "chesquerque" => include_str!("../eval-tables/chesquerque.txt"),
+        "normal" => include_str!("../../eval-tables/normal.txt"),
+        "chancellor" => include_str!("../../eval-tables/chancellor.txt"),
+        "chancellorx" => include_str!("../../eval-tables/chancellorx.txt"),
+        "kingsleap" => include_str!("../../eval-tables/kingsleap.txt"),
+        "great" => include_str!("../../eval-tables/great.txt"),
+        "historia" => include_str!("../../eval-tables/historia.txt"),
+        "shatarhia" => include_str!("../../eval-tables/shatarhia.txt"),
+        "shatar" => include_str!("../../eval-tables/shatar.txt"),
+        "chesquerque" => include_str!("../../eval-tables/chesquerque.txt"),
         _ => return None,
     })
 }
@@ -374,7 +374,7 @@ pub fn parse(def: &'static VariantDef, text: &str, source: &str) -> Result<EvalT
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::{all_variants, variant_id};
+    use crate::rules::variant::{all_variants, variant_id};
 
     #[test]
     fn every_embedded_table_parses() {

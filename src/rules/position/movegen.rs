@@ -2,10 +2,10 @@
 //! that uses pins and checkers where the variant allows it and otherwise tries the move.
 //! Drops (Historia's deployment) are a generation phase of their own.
 
-use crate::geometry::NO_SQUARE;
-use crate::moves::{Move, MoveKind, MoveList};
-use crate::position::{piece_code, piece_color, piece_type, Position, NO_PIECE};
-use crate::rules::BoardWidth;
+use crate::rules::compile::BoardWidth;
+use crate::rules::geometry::NO_SQUARE;
+use crate::rules::moves::{Move, MoveKind, MoveList};
+use crate::rules::position::{piece_code, piece_color, piece_type, Position, NO_PIECE};
 
 /// Per-position facts that decide move legality without playing the moves.
 struct LegalityInfo<B> {
@@ -285,8 +285,8 @@ impl<B: BoardWidth> Position<B> {
             }
         }
         // A slider standing in the field moves one square only: it pins nothing.
-        let snipers = ((r.slide(k, field, crate::geometry::ORTHOGONAL) & orth)
-            | (r.slide(k, field, crate::geometry::DIAGONAL) & diag))
+        let snipers = ((r.slide(k, field, crate::rules::geometry::ORTHOGONAL) & orth)
+            | (r.slide(k, field, crate::rules::geometry::DIAGONAL) & diag))
             & !field;
         for s in snipers.squares() {
             let b = r.between(k, s) & occ;
@@ -416,7 +416,7 @@ impl<B: BoardWidth> Position<B> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::all_variants;
+    use crate::rules::variant::all_variants;
 
     /// Plays random games in every variant and checks, at every position, that the fast
     /// legality filter agrees with trying each pseudo-legal move on the board, that

@@ -1,10 +1,10 @@
 //! Game-end rules: mate and stalemate as the variant reads them, bare kings, Shatar's
 //! mate rules (knight mate, Niol), Robado, the n-move rule, repetition and dead material.
 
-use crate::moves::MoveList;
-use crate::position::{piece_type, Position, BLACK, WHITE};
-use crate::rules::{BoardWidth, PieceType};
-use crate::variant::{BareKingRule, MaterialRule, NoMoveRule};
+use crate::rules::compile::{BoardWidth, PieceType};
+use crate::rules::moves::MoveList;
+use crate::rules::position::{piece_type, Position, BLACK, WHITE};
+use crate::rules::variant::{BareKingRule, MaterialRule, NoMoveRule};
 
 /// Who won.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,7 +93,7 @@ impl<B: BoardWidth> Position<B> {
         let mut k = h.len();
         let mut last = self.state().last_move;
         for step in 1..=window {
-            if last == crate::moves::Move::NONE {
+            if last == crate::rules::moves::Move::NONE {
                 break;
             }
             k -= 1;

@@ -1,5 +1,5 @@
 //! Static evaluation: tapered (middlegame/endgame) material and piece-square tables
-//! from the variant's table file (see [`crate::eval_tables`]), plus mobility from the
+//! from the variant's table file (see [`crate::engine::eval_tables`]), plus mobility from the
 //! move tables, king safety, pawn structure with passed pawns (each variant's own
 //! promotion rank), pairs of pieces on both colours, Historia's deployment terms and a
 //! mop-up term for driving a bare king. Scores are centipawns from the point of view of
@@ -7,11 +7,11 @@
 
 use std::path::Path;
 
-use crate::eval_tables::{EvalTables, Pair, Terms};
-use crate::geometry::{Square, MAX_SQUARES, NO_SQUARE};
-use crate::position::{Position, BLACK, WHITE};
-use crate::rules::{BoardWidth, PieceType, Rules};
-use crate::variant::{all_variants, variant_id, BareKingRule, VariantDef};
+use crate::engine::eval_tables::{EvalTables, Pair, Terms};
+use crate::rules::compile::{BoardWidth, PieceType, Rules};
+use crate::rules::geometry::{Square, MAX_SQUARES, NO_SQUARE};
+use crate::rules::position::{Position, BLACK, WHITE};
+use crate::rules::variant::{all_variants, variant_id, BareKingRule, VariantDef};
 
 /// Evaluation parameters compiled for one variant.
 #[derive(Clone, Debug)]
@@ -399,7 +399,7 @@ impl Eval {
     }
 }
 
-const MAX_TYPES_SQ: usize = crate::rules::MAX_TYPES * MAX_SQUARES;
+const MAX_TYPES_SQ: usize = crate::rules::compile::MAX_TYPES * MAX_SQUARES;
 
 /// Squares a piece of colour `c`, type `t` on `sq` moves to or attacks with occupancy
 /// `occ` (leaps, steps, open paths and slides; pawns' quiet steps included).
@@ -421,7 +421,7 @@ pub fn attacks<B: BoardWidth>(r: &Rules<B>, c: usize, t: PieceType, sq: Square, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::BoardWidth;
+    use crate::rules::compile::BoardWidth;
 
     fn eval_of(variant: &str, fen: &str) -> i32 {
         let id = variant_id(variant).unwrap();

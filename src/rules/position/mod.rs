@@ -2,10 +2,14 @@
 //! the side to move and a stack of per-ply state for unmaking moves and finding
 //! repetitions. FEN reading and writing live here too.
 
-use crate::geometry::{Square, MAX_SQUARES, NO_SQUARE};
-use crate::moves::{Move, MoveKind};
-use crate::rules::{BoardWidth, PieceType, Rules, MAX_TYPES};
-use crate::zobrist::ZOBRIST;
+mod movegen;
+pub mod notation;
+pub mod outcome;
+
+use crate::rules::compile::{BoardWidth, PieceType, Rules, MAX_TYPES};
+use crate::rules::geometry::{Square, MAX_SQUARES, NO_SQUARE};
+use crate::rules::moves::{Move, MoveKind};
+use crate::rules::zobrist::ZOBRIST;
 
 /// White.
 pub const WHITE: usize = 0;
@@ -520,7 +524,7 @@ impl<B: BoardWidth> Position<B> {
             }
             riders &= theirs;
             if riders.any() {
-                att |= r.slide(sq, blockers, crate::geometry::ORTHOGONAL) & riders;
+                att |= r.slide(sq, blockers, crate::rules::geometry::ORTHOGONAL) & riders;
             }
         }
         if !r.diag_riders.is_empty() {
@@ -532,7 +536,7 @@ impl<B: BoardWidth> Position<B> {
             }
             riders &= theirs;
             if riders.any() {
-                att |= r.slide(sq, blockers, crate::geometry::DIAGONAL) & riders;
+                att |= r.slide(sq, blockers, crate::rules::geometry::DIAGONAL) & riders;
             }
         }
         if field.any() {

@@ -2,7 +2,7 @@
 
 use std::mem::MaybeUninit;
 
-use crate::geometry::Square;
+use crate::rules::geometry::Square;
 
 /// What kind of move a [`Move`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

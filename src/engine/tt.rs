@@ -5,7 +5,7 @@
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
-use crate::moves::Move;
+use crate::rules::moves::Move;
 
 /// How a stored score bounds the true score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -193,7 +193,7 @@ impl Tt {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::moves::MoveKind;
+    use crate::rules::moves::MoveKind;
 
     #[test]
     fn stores_and_finds() {

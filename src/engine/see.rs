@@ -4,9 +4,9 @@
 //! [`Position::attackers`], so lame paths, the Hia's field and x-rays through pieces
 //! that have already captured all follow each variant's own rules.
 
-use crate::moves::{Move, MoveKind};
-use crate::position::{piece_type, Position, NO_PIECE};
-use crate::rules::{BoardWidth, PieceType};
+use crate::rules::compile::{BoardWidth, PieceType};
+use crate::rules::moves::{Move, MoveKind};
+use crate::rules::position::{piece_type, Position, NO_PIECE};
 
 /// True when the exchange that `m` starts gains at least `threshold` for the side to
 /// move, with material valued by `value`. Castling counts as gaining nothing.
@@ -87,7 +87,7 @@ pub fn see_at_least<B: BoardWidth>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::variant_id;
+    use crate::rules::variant::variant_id;
 
     /// Chess values: P 100, N 300, B 300, R 500, Q 900, K 20000.
     fn chess_value(t: PieceType) -> i32 {

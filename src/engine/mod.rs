@@ -1,0 +1,11 @@
+//! The engine on top of the rules core: evaluation (`eval`, with its tables in
+//! `eval_tables`), static exchange evaluation, the search with its transposition table
+//! and time management, and the fixed-position benchmark.
+
+pub mod bench;
+pub mod eval;
+pub mod eval_tables;
+pub mod search;
+pub mod see;
+pub mod time;
+pub mod tt;
