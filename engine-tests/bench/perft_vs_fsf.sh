@@ -6,7 +6,7 @@
 # Environment:
 #   SAKO   sako binary                       (default target/release/sako)
 #   FSF    Fairy-Stockfish binary            (default: fairy-stockfish in PATH or /usr/games)
-#   PEERS  folder with variants-fsf11.ini    (default ../shared/peers)
+#   PEERS  folder with variants-fsf11.ini    (default engine-tests/peers, next to this script)
 #   RUNS   timed runs per measurement; the median is used (default 3)
 #   ROWS   space-separated subset of rows to run, e.g. "normal chancellor" (default: all)
 #   QUICK  if 1, every depth is lowered by 2 (smoke test of the script itself)
@@ -36,7 +36,7 @@
 set -u
 
 SAKO=${SAKO:-target/release/sako}
-PEERS=${PEERS:-../shared/peers}
+PEERS=${PEERS:-$(cd "$(dirname "$0")/../peers" && pwd)}
 RUNS=${RUNS:-3}
 ROWS=${ROWS:-"normal chancellor great historia shatar"}
 EPD_DIR=${EPD_DIR:-engine-tests/perft}

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Independent check of engine-tests/tactics/*.epd with Fairy-Stockfish (not part of the
-test suite: it needs pyffish and the Debian fairy-stockfish, see shared/peers/README.md).
+test suite: it needs pyffish and the Debian fairy-stockfish, see engine-tests/peers/README.md).
 
 * `dm N` positions: a brute-force search over pyffish's move generator and game-end
-  rules (its own implementation of each game, from shared/peers/variants.ini) lists every
+  rules (its own implementation of each game, from engine-tests/peers/variants.ini) lists every
   move that forces a win in N moves; that list must equal the position's bm list.
 * other positions of chess, Paulowich's chess and Shatar: the Debian fairy-stockfish
   binary searches them (`go depth 14`) and must play one of the bm moves.
@@ -14,12 +14,15 @@ bare-king rule details) are reported as SKIP with the reason.
 usage: verify_fsf.py [VARIANT ...]
 """
 import os, shutil, subprocess, sys
-import pyffish as sf
+try:
+    import pyffish as sf
+except ImportError:
+    sys.exit('pyffish is not installed (pip install pyffish): verify_fsf.py cannot run')
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PEERS = os.environ.get('PEERS', os.path.join(HERE, '..', '..', '..', 'shared', 'peers'))
-if not os.path.isdir(PEERS):
-    PEERS = '/work/shared/peers'
+PEERS = os.environ.get('PEERS', os.path.join(HERE, '..', 'peers'))
+if not os.path.isfile(os.path.join(PEERS, 'variants.ini')):
+    sys.exit(f'{PEERS}/variants.ini not found: set PEERS to the folder holding variants.ini')
 sf.load_variant_config(open(os.path.join(PEERS, 'variants.ini')).read())
 
 # our variant -> (pyffish variant, letter translation, reason to skip dm checks or None)
@@ -44,7 +47,7 @@ SKIP = {
     'great.05': 'FSF models the promotion pool by piece counts (promotionLimit): it allows more '
                 'promotion choices; our winners (pool G and S) are among its winners',
     'great.09': "FSF's shatranj claim rule makes a bare side to move lose at once when the "
-                "other has two pieces (rules/great-shatranj.md G-4 and section 7): it finds "
+                "other has two pieces (docs/rules/great-shatranj.md G-4 and section 7): it finds "
                 "an extra win in two (g8h7) that takes three moves under our rules",
 }
 
@@ -93,8 +96,13 @@ def move_wins(v, fen, moves, m, n):
     return True
 
 
-def fsf_bestmove(v, fen, depth=14):
+def fsf_exe():
     exe = shutil.which('fairy-stockfish') or '/usr/games/fairy-stockfish'
+    return exe if os.path.isfile(exe) else None
+
+
+def fsf_bestmove(v, fen, depth=14):
+    exe = fsf_exe()
     ini = os.path.join(PEERS, 'variants-fsf11.ini')
     cmds = f'uci\nsetoption name VariantPath value {ini}\nsetoption name UCI_Variant value {v}\n' \
            f'position fen {fen}\ngo depth {depth}\n'
@@ -155,6 +163,10 @@ def main(variants):
                     bm = sorted(ops['bm'].split())
                 good = winners == bm
                 print(f"{'OK  ' if good else 'BAD '} {pid}: dm {n}: fsf winners {winners}, bm {bm}")
+            elif var in ('normal', 'chancellor', 'shatar') and fsf_exe() is None:
+                print(f'SKIP {pid}: fairy-stockfish is not installed (apt-get install fairy-stockfish)')
+                skip += 1
+                continue
             elif var in ('normal', 'chancellor', 'shatar'):
                 fv = {'normal': 'chess', 'chancellor': 'paulowich', 'shatar': 'shatar'}[var]
                 best = fsf_bestmove(fv, fen)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Perft oracle for the crosswise Chancellor Chess setup (rules/chancellor.md section 4, variant B,
+"""Perft oracle for the crosswise Chancellor Chess setup (docs/rules/chancellor.md section 4, variant B,
 decision C-3), written for sako on top of pyffish and the `paulowichx` section of
-shared/peers/variants.ini.
+engine-tests/peers/variants.ini.
 
 Fairy-Stockfish can only castle a d8 king in Chess960 style (king to c8/g8), which is not our
 rule. So Black's castling rights are REMOVED from the FEN handed to pyffish and this script adds
@@ -17,7 +17,10 @@ pyffish gives_check; "not attacked after" likewise on the position after castlin
 usage: chancellorx_pyffish.py 'FEN' DEPTH [variants.ini]   (FEN in our form, e.g. ... w KQkq - 0 1)
 """
 import os, sys, time
-import pyffish as sf
+try:
+    import pyffish as sf
+except ImportError:  # reported in main(), after --help
+    sf = None
 
 V = 'paulowichx'
 FILES = 'abcdefgh'
@@ -140,12 +143,19 @@ def convert(fen):
 def load(ini=None):
     if ini is None:
         here = os.path.dirname(os.path.abspath(__file__))
-        peers = os.environ.get('PEERS', os.path.join(here, '..', '..', '..', '..', 'shared', 'peers'))
+        peers = os.environ.get('PEERS', os.path.join(here, '..', '..', 'peers'))
         ini = os.path.join(peers, 'variants.ini')
+    if not os.path.isfile(ini):
+        sys.exit(f'{ini} not found: pass the variants.ini path or set PEERS to its folder')
     sf.load_variant_config(open(ini).read())
 
 
 def main():
+    if len(sys.argv) < 3 or sys.argv[1] in ('-h', '--help'):
+        print(__doc__.strip())
+        sys.exit(0 if sys.argv[1:2] in (['-h'], ['--help']) else 2)
+    if sf is None:
+        sys.exit('pyffish is not installed (pip install pyffish): this oracle cannot run')
     fen, depth = sys.argv[1], int(sys.argv[2])
     load(sys.argv[3] if len(sys.argv) > 3 else None)
     ffen, rights = convert(fen)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Perft oracle for Great Shatranj (rules/great-shatranj.md), written for sako on top of pyffish
-and the `great` section of shared/peers/variants.ini, with two adaptations:
+"""Perft oracle for Great Shatranj (docs/rules/great-shatranj.md), written for sako on top of pyffish
+and the `great` section of engine-tests/peers/variants.ini, with two adaptations:
 
 1. Promotion pools. Fairy-Stockfish limits promotions with promotionLimit (a type is allowed while
    fewer of it stand on the board than at the start); our rule allows the types in the pool of
@@ -17,7 +17,10 @@ and the `great` section of shared/peers/variants.ini, with two adaptations:
 usage: great_pyffish.py 'FEN' DEPTH [variants.ini]
 """
 import os, sys, time
-import pyffish as sf
+try:
+    import pyffish as sf
+except ImportError:  # reported in main(), after --help
+    sf = None
 
 V = 'greatperft'
 SECTION = '\n[greatperft:great]\nextinctionValue = none\nextinctionClaim = false\n'
@@ -52,13 +55,20 @@ def perft(fen, path, depth):
 
 
 def main():
+    if len(sys.argv) < 3 or sys.argv[1] in ('-h', '--help'):
+        print(__doc__.strip())
+        sys.exit(0 if sys.argv[1:2] in (['-h'], ['--help']) else 2)
+    if sf is None:
+        sys.exit('pyffish is not installed (pip install pyffish): this oracle cannot run')
     fen, depth = convert(sys.argv[1]), int(sys.argv[2])
     if len(sys.argv) > 3:
         ini = sys.argv[3]
     else:
         here = os.path.dirname(os.path.abspath(__file__))
-        peers = os.environ.get('PEERS', os.path.join(here, '..', '..', '..', '..', 'shared', 'peers'))
+        peers = os.environ.get('PEERS', os.path.join(here, '..', '..', 'peers'))
         ini = os.path.join(peers, 'variants.ini')
+    if not os.path.isfile(ini):
+        sys.exit(f'{ini} not found: pass the variants.ini path or set PEERS to its folder')
     sf.load_variant_config(open(ini).read() + SECTION)
     for d in range(1, depth + 1):
         t = time.time()

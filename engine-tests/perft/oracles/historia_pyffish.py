@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Perft oracle for Historia Sako (rules/historia.md) written for sako on top of pyffish and the
-`historia` section of shared/peers/variants.ini, with the deployment rule made exact.
+"""Perft oracle for Historia Sako (docs/rules/historia.md) written for sako on top of pyffish and the
+`historia` section of engine-tests/peers/variants.ini, with the deployment rule made exact.
 
 variants.ini cannot promise that Fairy-Stockfish's dropOppositeColoredBishop is the same as our
 bishop-colour rule (NOT EXPRESSED (b) there). So in every position where the side to move still
@@ -16,7 +16,10 @@ printed at the end ("fsf-disagreements: N"); 0 means pyffish alone gives the sam
 usage: historia_pyffish.py 'FEN' DEPTH [variants.ini]
 """
 import os, sys, time
-import pyffish as sf
+try:
+    import pyffish as sf
+except ImportError:  # reported in main(), after --help
+    sf = None
 
 V = 'historia'
 FILES = 'abcdefgh'
@@ -103,12 +106,19 @@ def perft(root, path, depth):
 def load(ini=None):
     if ini is None:
         here = os.path.dirname(os.path.abspath(__file__))
-        peers = os.environ.get('PEERS', os.path.join(here, '..', '..', '..', '..', 'shared', 'peers'))
+        peers = os.environ.get('PEERS', os.path.join(here, '..', '..', 'peers'))
         ini = os.path.join(peers, 'variants.ini')
+    if not os.path.isfile(ini):
+        sys.exit(f'{ini} not found: pass the variants.ini path or set PEERS to its folder')
     sf.load_variant_config(open(ini).read())
 
 
 def main():
+    if len(sys.argv) < 3 or sys.argv[1] in ('-h', '--help'):
+        print(__doc__.strip())
+        sys.exit(0 if sys.argv[1:2] in (['-h'], ['--help']) else 2)
+    if sf is None:
+        sys.exit('pyffish is not installed (pip install pyffish): this oracle cannot run')
     fen, depth = sys.argv[1], int(sys.argv[2])
     load(sys.argv[3] if len(sys.argv) > 3 else None)
     for d in range(1, depth + 1):

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent perft oracle for King's Leap Chess (rules/chancellor.md section 5), written for
+"""Independent perft oracle for King's Leap Chess (docs/rules/chancellor.md section 5), written for
 sako on top of python-chess.  python-chess has no Chancellor, so:
   * the position must not contain a Chancellor (the FEN parser rejects 'C'/'c');
   * a promotion may only occur at the LAST ply of the count: there every queen promotion is
@@ -15,7 +15,13 @@ piece and not attacked, king not attacked after the leap.
 usage: kingsleap_pychess.py 'FEN' DEPTH      (prints one line per depth 1..DEPTH)
 """
 import sys, time
-import chess
+try:
+    import chess
+except ImportError:
+    if sys.argv[1:2] in (['-h'], ['--help']):
+        print(__doc__.strip())
+        sys.exit(0)
+    sys.exit('python-chess is not installed (pip install chess): this oracle cannot run')
 
 LEAPS = {chess.WHITE: (chess.E1, ((chess.C1, chess.D1), (chess.G1, chess.F1), (chess.E3, chess.E2))),
          chess.BLACK: (chess.E8, ((chess.C8, chess.D8), (chess.G8, chess.F8), (chess.E6, chess.E7)))}
@@ -87,6 +93,9 @@ def parse(fen):
 
 
 def main():
+    if len(sys.argv) < 3 or sys.argv[1] in ('-h', '--help'):
+        print(__doc__.strip())
+        sys.exit(0 if sys.argv[1:2] in (['-h'], ['--help']) else 2)
     fen, depth = sys.argv[1], int(sys.argv[2])
     board, rights = parse(fen)
     for d in range(1, depth + 1):

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Perft oracle for King's Leap Chess (rules/chancellor.md section 5) WITH Chancellors, written
-for sako on top of pyffish and the `kingsleap` section of shared/peers/variants.ini.
+"""Perft oracle for King's Leap Chess (docs/rules/chancellor.md section 5) WITH Chancellors, written
+for sako on top of pyffish and the `kingsleap` section of engine-tests/peers/variants.ini.
 
 That section approximates the leap by an initial non-capturing Dabbaba move of the king, which
 Fairy-Stockfish offers whenever the king stands on e1/e8 (NOT EXPRESSED there: (a) first king
@@ -17,10 +17,13 @@ safe afterwards), so this script keeps its move list and removes every leap that
 Every other rule is Fairy-Stockfish's paulowich game (promotion to Q C R B N, e.p.).
 
 usage: kingsleap_pyffish.py 'FEN' DEPTH [variants.ini]
-       (default ini: $PEERS/variants.ini, PEERS defaulting to <repo>/../shared/peers)
+       (default ini: $PEERS/variants.ini, PEERS defaulting to <repo>/engine-tests/peers)
 """
 import os, sys, time
-import pyffish as sf
+try:
+    import pyffish as sf
+except ImportError:  # reported in main(), after --help
+    sf = None
 
 V = 'kingsleap'
 LEAPS = {'w': ('e1', {'c1': 'd1', 'g1': 'f1', 'e3': 'e2'}),
@@ -120,12 +123,19 @@ def start(fen):
 def load(ini=None):
     if ini is None:
         here = os.path.dirname(os.path.abspath(__file__))
-        peers = os.environ.get('PEERS', os.path.join(here, '..', '..', '..', '..', 'shared', 'peers'))
+        peers = os.environ.get('PEERS', os.path.join(here, '..', '..', 'peers'))
         ini = os.path.join(peers, 'variants.ini')
+    if not os.path.isfile(ini):
+        sys.exit(f'{ini} not found: pass the variants.ini path or set PEERS to its folder')
     sf.load_variant_config(open(ini).read())
 
 
 def main():
+    if len(sys.argv) < 3 or sys.argv[1] in ('-h', '--help'):
+        print(__doc__.strip())
+        sys.exit(0 if sys.argv[1:2] in (['-h'], ['--help']) else 2)
+    if sf is None:
+        sys.exit('pyffish is not installed (pip install pyffish): this oracle cannot run')
     fen, depth = sys.argv[1], int(sys.argv[2])
     load(sys.argv[3] if len(sys.argv) > 3 else None)
     side, kings, rights = start(fen)

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Perft oracle for Shatar without the Hia (rules/shatar-hia.md), written for sako: Debian's
+"""Perft oracle for Shatar without the Hia (docs/rules/shatar-hia.md), written for sako: Debian's
 fairy-stockfish 11.1 built-in `shatar`, run through UCI `go perft`, with ONE change: its bare-king
 adjudication (Robado, an "extinction" rule in Fairy-Stockfish) is switched off in a derived
 variant section, because Fairy-Stockfish's move generator returns NO moves once a side has only
-its king, while our perft counts every legal move regardless of adjudication (rules/README.md).
+its king, while our perft counts every legal move regardless of adjudication (docs/rules/README.md).
 Everything else is Fairy-Stockfish's shatar: Berse RF (letter J there, Q in our FENs: translated
 here), promotion to Berse only, no double step, no castling, knight-only mate kept in the list.
 
@@ -43,6 +43,13 @@ def perft(ini, fen, depth):
 
 
 def main():
+    if len(sys.argv) < 3 or sys.argv[1] in ('-h', '--help'):
+        print(__doc__.strip())
+        sys.exit(0 if sys.argv[1:2] in (['-h'], ['--help']) else 2)
+    fsf = fsf_binary()
+    if not (os.path.isfile(fsf) or shutil.which(fsf)):
+        sys.exit(f'fairy-stockfish not found ({fsf}; apt-get install fairy-stockfish, or set FSF): '
+                 'this oracle cannot run')
     fen, depth = convert(sys.argv[1]), int(sys.argv[2])
     with tempfile.NamedTemporaryFile('w', suffix='.ini', delete=False) as f:
         f.write(SECTION)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Guarded perft oracle for Shatar with the Hia (rules/shatar-hia.md), written for sako on top of
-pyffish and the `shatarhia` section of shared/peers/variants.ini.
+"""Guarded perft oracle for Shatar with the Hia (docs/rules/shatar-hia.md), written for sako on top of
+pyffish and the `shatarhia` section of engine-tests/peers/variants.ini.
 
 That section differs from our rules in (a) optional gating, (b) the Hia's field of influence,
 (c) "the Hia never attacks a king" (Fairy-Stockfish's Hia, a plain R2B2 piece, checks, pins and
@@ -33,7 +33,10 @@ FEN conversion (ours -> Fairy-Stockfish): Berse Q/q -> J/j, Hia H/h -> U/u, hold
 usage: shatarhia_pyffish.py 'FEN' DEPTH [variants.ini]
 """
 import os, sys, time
-import pyffish as sf
+try:
+    import pyffish as sf
+except ImportError:  # reported in main(), after --help
+    sf = None
 
 V = 'shatarhiaperft'
 SECTION = '\n[shatarhiaperft:shatarhia]\nextinctionValue = none\n'
@@ -216,12 +219,19 @@ def convert(fen):
 def load(ini=None):
     if ini is None:
         here = os.path.dirname(os.path.abspath(__file__))
-        peers = os.environ.get('PEERS', os.path.join(here, '..', '..', '..', '..', 'shared', 'peers'))
+        peers = os.environ.get('PEERS', os.path.join(here, '..', '..', 'peers'))
         ini = os.path.join(peers, 'variants.ini')
+    if not os.path.isfile(ini):
+        sys.exit(f'{ini} not found: pass the variants.ini path or set PEERS to its folder')
     sf.load_variant_config(open(ini).read() + SECTION)
 
 
 def main():
+    if len(sys.argv) < 3 or sys.argv[1] in ('-h', '--help'):
+        print(__doc__.strip())
+        sys.exit(0 if sys.argv[1:2] in (['-h'], ['--help']) else 2)
+    if sf is None:
+        sys.exit('pyffish is not installed (pip install pyffish): this oracle cannot run')
     fen, depth = sys.argv[1], int(sys.argv[2])
     load(sys.argv[3] if len(sys.argv) > 3 else None)
     ffen = convert(fen)
