@@ -21,7 +21,12 @@ trait GameOps: Send {
     fn undo(&mut self) -> bool;
     fn outcome(&mut self) -> Option<Outcome>;
     fn perft(&mut self, depth: u32, threads: usize) -> u64;
-    fn divide(&mut self, depth: u32, threads: usize) -> Vec<(String, u64)>;
+    fn divide(
+        &mut self,
+        depth: u32,
+        threads: usize,
+        on_move: &(dyn Fn(u64) + Sync),
+    ) -> Vec<(String, u64)>;
     fn in_check(&self) -> bool;
     fn side_to_move(&self) -> usize;
     fn key(&self) -> u64;
@@ -93,20 +98,27 @@ impl<B: BoardWidth> GameOps for Tracked<B> {
             moves.par_iter().map(|&m| this.count_after(m, depth)).sum()
         })
     }
-    fn divide(&mut self, depth: u32, threads: usize) -> Vec<(String, u64)> {
+    fn divide(
+        &mut self,
+        depth: u32,
+        threads: usize,
+        on_move: &(dyn Fn(u64) + Sync),
+    ) -> Vec<(String, u64)> {
         let moves = self.root_moves();
         let this = &*self;
-        let counts: Vec<u64> = if depth == 0 {
-            vec![1; moves.len()]
-        } else if threads <= 1 {
-            moves.iter().map(|&m| this.count_after(m, depth)).collect()
+        let count = |m: Move| {
+            let n = if depth == 0 {
+                1
+            } else {
+                this.count_after(m, depth)
+            };
+            on_move(n);
+            n
+        };
+        let counts: Vec<u64> = if threads <= 1 || depth == 0 {
+            moves.iter().map(|&m| count(m)).collect()
         } else {
-            run_in_pool(threads, || {
-                moves
-                    .par_iter()
-                    .map(|&m| this.count_after(m, depth))
-                    .collect()
-            })
+            run_in_pool(threads, || moves.par_iter().map(|&m| count(m)).collect())
         };
         let mut out: Vec<(String, u64)> = moves
             .iter()
@@ -150,6 +162,12 @@ fn run_in_pool<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
     }
 }
 
+/// `unknown variant 'NAME' (one of: ...)`, naming every variant.
+pub fn unknown_variant(name: &str) -> String {
+    let names: Vec<&str> = all_variants().iter().map(|v| v.name).collect();
+    format!("unknown variant '{name}' (one of: {})", names.join(", "))
+}
+
 /// A game of any variant: a position plus the moves played from its setup.
 pub struct Game {
     inner: Box<dyn GameOps>,
@@ -166,7 +184,7 @@ impl Clone for Game {
 impl Game {
     /// A game of `variant` from `fen` (or the variant's start position).
     pub fn new(variant: &str, fen: Option<&str>) -> Result<Game, String> {
-        let id = variant_id(variant).ok_or_else(|| format!("unknown variant '{variant}'"))?;
+        let id = variant_id(variant).ok_or_else(|| unknown_variant(variant))?;
         let def = &all_variants()[id];
         let fen = fen.unwrap_or(def.start_fen);
         let inner: Box<dyn GameOps> = if def.geometry.squares() <= 64 {
@@ -227,8 +245,19 @@ impl Game {
     }
     /// Leaf counts per root move, sorted by move text.
     pub fn divide(&mut self, depth: u32, threads: usize) -> Vec<(String, u64)> {
-        self.inner.divide(depth, threads)
+        self.inner.divide(depth, threads, &|_| {})
     }
+    /// Like [`Game::divide`], calling `on_move` with each root move's count as soon as
+    /// it is known (from the worker threads).
+    pub fn divide_with_progress(
+        &mut self,
+        depth: u32,
+        threads: usize,
+        on_move: &(dyn Fn(u64) + Sync),
+    ) -> Vec<(String, u64)> {
+        self.inner.divide(depth, threads, on_move)
+    }
+
     /// True when the side to move is in check.
     pub fn in_check(&self) -> bool {
         self.inner.in_check()

@@ -1,16 +1,28 @@
-//! The `sako` command line: perft, moves, result, variants; with no subcommand the
-//! protocol loop.
+//! The `sako` command line: clap's definitions of the subcommands and one function
+//! per subcommand. With no subcommand the protocol loop runs.
+
+mod progress;
 
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use clap::{Args, Parser, Subcommand};
+use sako::engine::search::SearchOptions;
+use sako::engine::time::Limits;
 use sako::protocol::Protocol;
 use sako::rules::variant::all_variants;
 use sako::Game;
 
 #[derive(Parser)]
-#[command(name = "sako", version, about = "A chess-variant engine (XBoard/UCI)")]
+#[command(
+    name = "sako",
+    version,
+    about = "A chess-variant engine (XBoard/UCI)",
+    long_about = "A chess-variant engine (XBoard/UCI).\n\nWith no subcommand sako runs the \
+                  protocol loop: the first command it reads, `xboard` or `uci`, chooses the \
+                  protocol. This is how GUIs (XBoard, cutechess) start it."
+)]
 struct Cli {
     /// Write logs to this file instead of standard error (level from SAKO_LOG, default warn).
     #[arg(long, global = true, value_name = "FILE")]
@@ -165,80 +177,40 @@ fn init_logging(file: Option<&std::path::Path>) -> Result<(), String> {
     Ok(())
 }
 
+/// Prints a line on standard output; a closed pipe is not worth a panic.
+fn say(line: &str) {
+    let _ = writeln!(std::io::stdout().lock(), "{line}");
+}
+
 fn run(cli: Cli) -> Result<(), String> {
-    let out = std::io::stdout();
-    let w = |out: &mut std::io::Stdout, s: &str| {
-        // A closed pipe is not an error worth a panic.
-        let _ = writeln!(out, "{s}");
-    };
-    let mut out = out;
     match cli.command {
         Some(Command::Perft {
             position,
             depth,
             divide,
             threads,
-        }) => {
-            let mut game = setup(&position)?;
-            let threads = threads.max(1);
-            if divide {
-                let rows = game.divide(depth, threads);
-                let total: u64 = rows.iter().map(|(_, n)| n).sum();
-                for (m, n) in rows {
-                    w(&mut out, &format!("{m}: {n}"));
-                }
-                w(&mut out, "");
-                w(&mut out, &format!("Nodes searched: {total}"));
-            } else {
-                let n = game.perft(depth, threads);
-                w(&mut out, &format!("Nodes searched: {n}"));
-            }
-        }
+        }) => perft(&position, depth, divide, threads.max(1)),
         Some(Command::Moves { position }) => {
-            let mut game = setup(&position)?;
-            for m in game.legal_moves() {
-                w(&mut out, &m);
-            }
+            setup(&position)?.legal_moves().iter().for_each(|m| say(m));
+            Ok(())
         }
         Some(Command::Result { position }) => {
-            let mut game = setup(&position)?;
-            let line = game.result_line();
-            w(&mut out, &line);
+            say(&setup(&position)?.result_line());
+            Ok(())
         }
         Some(Command::Variants) => {
             for v in all_variants() {
-                w(
-                    &mut out,
-                    &format!(
-                        "{} {}x{} {}",
-                        v.name, v.geometry.files, v.geometry.ranks, v.description
-                    ),
-                );
+                let (files, ranks) = (v.geometry.files, v.geometry.ranks);
+                say(&format!("{} {files}x{ranks} {}", v.name, v.description));
             }
+            Ok(())
         }
         Some(Command::Bench {
             depth,
             threads,
             hash,
             eval_tables,
-        }) => {
-            if depth == 0 || depth > 60 {
-                return Err(format!("bench depth must be 1..60, not {depth}"));
-            }
-            let totals = sako::engine::bench::run(
-                depth,
-                threads.max(1),
-                hash.max(1),
-                eval_tables.as_deref(),
-                &mut |line| w(&mut out, line),
-            )?;
-            w(&mut out, &format!("Total time (ms): {}", totals.ms));
-            w(&mut out, &format!("Nodes searched: {}", totals.nodes));
-            w(
-                &mut out,
-                &format!("Nodes/second: {}", totals.nodes * 1000 / totals.ms.max(1)),
-            );
-        }
+        }) => bench(depth, threads, hash, eval_tables.as_deref()),
         Some(Command::Analyze {
             position,
             depth,
@@ -247,32 +219,12 @@ fn run(cli: Cli) -> Result<(), String> {
             hash,
             eval_tables,
         }) => {
-            let mut game = setup(&position)?;
-            let eval = sako::engine::eval::Eval::load(game.variant(), eval_tables.as_deref())?;
-            let limits = match (depth, movetime) {
-                (Some(0), _) => return Err("depth must be at least 1".into()),
-                (_, Some(0)) => return Err("movetime must be at least 1".into()),
-                (Some(d), _) => sako::engine::time::Limits::depth(d.min(100)),
-                (None, Some(ms)) => sako::engine::time::Limits::movetime(ms),
-                (None, None) => sako::engine::time::Limits::depth(8),
-            };
-            let tt = sako::engine::tt::Tt::new(hash.max(1));
-            let stop = std::sync::atomic::AtomicBool::new(false);
-            let opts = sako::engine::search::SearchOptions {
-                threads: threads.max(1),
-                ..sako::engine::search::SearchOptions::new(limits, &tt, &eval, &stop)
-            };
-            let result = game.search(&opts, &mut |info| {
-                let mut o = std::io::stdout().lock();
-                let _ = writeln!(o, "{}", info.line());
-                let _ = o.flush();
-            })?;
-            let best = result.best.unwrap_or_else(|| "(none)".to_string());
-            w(&mut out, &format!("bestmove {best}"));
+            let limits = analyze_limits(depth, movetime)?;
+            analyze(&position, limits, threads, hash, eval_tables.as_deref())
         }
         Some(Command::Match { args }) => {
-            let mut stdout = std::io::stdout();
-            sako::matches::run_cli(&args, &mut stdout)?;
+            sako::matches::run_cli(&args, &mut std::io::stdout())?;
+            Ok(())
         }
         Some(Command::Openings {
             variant,
@@ -295,15 +247,136 @@ fn run(cli: Cli) -> Result<(), String> {
             };
             let mut stdout = std::io::stdout().lock();
             sako::matches::openings::generate(&opts, &mut stdout, &mut |line| eprintln!("{line}"))?;
+            Ok(())
         }
-        Some(Command::Xboard) => sako::protocol::run(Some(Protocol::Xboard)),
-        Some(Command::Uci) => sako::protocol::run(Some(Protocol::Uci)),
-        None => sako::protocol::run(None),
+        Some(Command::Xboard) => {
+            sako::protocol::run(Some(Protocol::Xboard));
+            Ok(())
+        }
+        Some(Command::Uci) => {
+            sako::protocol::run(Some(Protocol::Uci));
+            Ok(())
+        }
+        None => {
+            sako::protocol::run(None);
+            Ok(())
+        }
     }
+}
+
+/// `sako perft`: the leaf count, or with `divide` the count below each root move. On a
+/// terminal a long run shows its progress (root moves done) on standard error.
+fn perft(position: &PositionArgs, depth: u32, divide: bool, threads: usize) -> Result<(), String> {
+    let mut game = setup(position)?;
+    if !divide && (depth == 0 || !progress::shown()) {
+        // Nothing to show per root move: the plain count (bulk counting at the leaves).
+        say(&format!("Nodes searched: {}", game.perft(depth, threads)));
+        return Ok(());
+    }
+    let total_moves = game.legal_moves().len();
+    let moves_done = AtomicU64::new(0);
+    let nodes_done = AtomicU64::new(0);
+    let status = || {
+        format!(
+            "perft {depth}: {}/{total_moves} root moves, {} nodes",
+            moves_done.load(Ordering::Relaxed),
+            nodes_done.load(Ordering::Relaxed)
+        )
+    };
+    let on_move = |n: u64| {
+        moves_done.fetch_add(1, Ordering::Relaxed);
+        nodes_done.fetch_add(n, Ordering::Relaxed);
+    };
+    let rows = progress::with_progress(status, || {
+        game.divide_with_progress(depth, threads, &on_move)
+    });
+    let total: u64 = rows.iter().map(|(_, n)| n).sum();
+    if divide {
+        for (m, n) in rows {
+            say(&format!("{m}: {n}"));
+        }
+        say("");
+    }
+    say(&format!("Nodes searched: {total}"));
     Ok(())
 }
 
-fn main() -> ExitCode {
+/// `sako bench`: the fixed positions to `depth`; one line per position, then the
+/// totals. On a terminal a long run shows which position it is on, on standard error.
+fn bench(
+    depth: u32,
+    threads: usize,
+    hash: usize,
+    eval_tables: Option<&std::path::Path>,
+) -> Result<(), String> {
+    if depth == 0 || depth > 60 {
+        return Err(format!("bench depth must be 1..60, not {depth}"));
+    }
+    let done = AtomicU64::new(0);
+    let status = || format!("bench: {} positions done", done.load(Ordering::Relaxed));
+    let totals = progress::with_progress(status, || {
+        sako::engine::bench::run(
+            depth,
+            threads.max(1),
+            hash.max(1),
+            eval_tables,
+            &mut |line| {
+                done.fetch_add(1, Ordering::Relaxed);
+                say(line);
+            },
+        )
+    })?;
+    say(&format!("Total time (ms): {}", totals.ms));
+    say(&format!("Nodes searched: {}", totals.nodes));
+    say(&format!(
+        "Nodes/second: {}",
+        totals.nodes * 1000 / totals.ms.max(1)
+    ));
+    Ok(())
+}
+
+/// The limits of `sako analyze`: a depth, a move time, or depth 8.
+fn analyze_limits(depth: Option<u32>, movetime: Option<u64>) -> Result<Limits, String> {
+    match (depth, movetime) {
+        (Some(0), _) => Err("depth must be at least 1".into()),
+        (_, Some(0)) => Err("movetime must be at least 1".into()),
+        (Some(d), _) => Ok(Limits::depth(d.min(100))),
+        (None, Some(ms)) => Ok(Limits::movetime(ms)),
+        (None, None) => Ok(Limits::depth(8)),
+    }
+}
+
+/// `sako analyze`: one `info` line per completed depth, then `bestmove MOVE`.
+fn analyze(
+    position: &PositionArgs,
+    limits: Limits,
+    threads: usize,
+    hash: usize,
+    eval_tables: Option<&std::path::Path>,
+) -> Result<(), String> {
+    let mut game = setup(position)?;
+    let eval = sako::engine::eval::Eval::load(game.variant(), eval_tables)?;
+    let tt = sako::engine::tt::Tt::new(hash.max(1));
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let opts = SearchOptions {
+        threads: threads.max(1),
+        ..SearchOptions::new(limits, &tt, &eval, &stop)
+    };
+    let result = game.search(&opts, &mut |info| {
+        let mut o = std::io::stdout().lock();
+        let _ = writeln!(o, "{}", info.line());
+        let _ = o.flush();
+    })?;
+    say(&format!(
+        "bestmove {}",
+        result.best.as_deref().unwrap_or("(none)")
+    ));
+    Ok(())
+}
+
+/// Parses the command line and runs it; bad input exits with status 2 and one line
+/// on standard error.
+pub fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Err(e) = init_logging(cli.log_file.as_deref()) {
         eprintln!("sako: {e}");

@@ -32,7 +32,7 @@
 //! * The n-move rule (100 plies, Historia 128): a draw unless the side to move has no
 //!   legal move (a win by no legal move comes first).
 //! * Insufficient material as the variant defines it.
-//! * No legal move: as `Position::mate_outcome` reads it: checkmate loses; Historia's
+//! * No legal move: as `Position::no_move_ending` reads it: checkmate loses; Historia's
 //!   stalemate loses for the side to move; Shatar's knight-only mate is a WIN for the
 //!   mated side (so the search never gives one); Niol (no shak in the series) is a
 //!   draw; stalemate elsewhere is a draw.
@@ -52,9 +52,9 @@ use crate::engine::time::{Clock, Limits};
 use crate::engine::tt::{Bound, Tt};
 use crate::rules::compile::BoardWidth;
 use crate::rules::moves::{Move, MoveKind, MoveList};
-use crate::rules::position::outcome::GameResult;
+use crate::rules::position::outcome::EndProbe;
 use crate::rules::position::{piece_code, piece_type, Position, NO_PIECE};
-use crate::rules::variant::{BareKingRule, NoMoveRule};
+use crate::rules::variant::NoMoveRule;
 
 /// The score of a mate at the root (a mate `n` plies away scores `MATE - n`).
 pub const MATE: i32 = 32_000;
@@ -235,6 +235,43 @@ fn late_move_limit(depth: i32) -> usize {
 /// quiet move.
 const LOSING_CAPTURE: i32 = -(1 << 28);
 
+/// What the move loop of a node needs to know about it.
+#[derive(Clone, Copy)]
+struct Node {
+    depth: i32,
+    ply: usize,
+    pv_node: bool,
+    in_check: bool,
+    /// The static evaluation (`-INF` in check).
+    static_eval: i32,
+}
+
+/// The first quiet moves tried at a node, whose history a later cut-off lowers.
+struct QuietsTried {
+    moves: [Move; 64],
+    len: usize,
+}
+
+impl QuietsTried {
+    fn new() -> Self {
+        QuietsTried {
+            moves: [Move::NONE; 64],
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, m: Move) {
+        if self.len < self.moves.len() {
+            self.moves[self.len] = m;
+            self.len += 1;
+        }
+    }
+
+    fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+}
+
 struct Worker<'a, B: BoardWidth> {
     pos: Position<B>,
     sh: &'a Shared<'a>,
@@ -414,85 +451,17 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
     }
 
     /// The score of a node whose side to move has no legal move.
+    #[inline]
     fn no_move_score(&self, ply: usize) -> i32 {
-        let ply = ply as i32;
-        match self.pos.rules.def.end.no_move {
-            NoMoveRule::SideToMoveLoses => -MATE + ply,
-            NoMoveRule::MateLosesStalemateDraws => {
-                if !self.pos.in_check() {
-                    return 0;
-                }
-                let o = self.pos.mate_outcome();
-                if o.result == GameResult::Draw {
-                    0
-                } else if o.result == GameResult::win_for(self.pos.side()) {
-                    MATE - ply
-                } else {
-                    -MATE + ply
-                }
-            }
-        }
+        self.pos.no_move_ending().score(self.pos.side(), ply, MATE)
     }
 
-    fn has_legal_move(&mut self) -> bool {
-        let mut list = MoveList::new();
-        self.pos.generate_legal(&mut list);
-        !list.is_empty()
-    }
-
-    /// The game-end rules that can be decided without generating moves (and, rarely,
-    /// with): `Some(score)` when the game is over here.
-    fn terminal(&mut self, ply: usize, full: bool) -> Option<i32> {
-        let r = self.pos.rules;
-        let end = &r.def.end;
-        let us = self.pos.side();
-        match end.bare_king {
-            BareKingRule::RobadoDraw => {
-                if self.pos.is_bare(0, true) || self.pos.is_bare(1, true) {
-                    return Some(0);
-                }
-            }
-            BareKingRule::ShatranjWin => {
-                let us_bare = self.pos.is_bare(us, false);
-                let them_bare = self.pos.is_bare(us ^ 1, false);
-                if us_bare && them_bare {
-                    return Some(0);
-                }
-                if them_bare {
-                    return Some(MATE - ply as i32);
-                }
-                if us_bare {
-                    // Only taking the opponent's last piece saves us, and only when it
-                    // is the last one.
-                    let others = (self.pos.pieces_of_color(us ^ 1)
-                        & !self.pos.pieces(us ^ 1, r.king))
-                    .count();
-                    if others >= 2 {
-                        if !self.has_legal_move() {
-                            return Some(self.no_move_score(ply));
-                        }
-                        return Some(-MATE + ply as i32 + 1);
-                    }
-                }
-            }
-            BareKingRule::None => {}
-        }
-        if full {
-            // Inside the tree one earlier occurrence already counts as a draw.
-            if self.pos.repetitions() >= 1 {
-                return Some(0);
-            }
-            if self.pos.state().halfmove >= end.n_move_plies {
-                if !self.has_legal_move() {
-                    return Some(self.no_move_score(ply));
-                }
-                return Some(0);
-            }
-        }
-        if self.pos.insufficient_material() {
-            return Some(0);
-        }
-        None
+    /// The game-end rules at a node (`Position::ending`, the rules the referee uses):
+    /// `Some(score)` when the game is over here.
+    #[inline]
+    fn terminal(&mut self, ply: usize, probe: EndProbe) -> Option<i32> {
+        let side = self.pos.side();
+        self.pos.ending(probe).map(|e| e.score(side, ply, MATE))
     }
 
     fn null_allowed(&self) -> bool {
@@ -522,7 +491,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         if ply > self.seldepth {
             self.seldepth = ply;
         }
-        if let Some(s) = self.terminal(ply, false) {
+        if let Some(s) = self.terminal(ply, EndProbe::Quiescence) {
             return s;
         }
         if ply >= MAX_PLY {
@@ -592,6 +561,9 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         best
     }
 
+    /// Fail-soft principal-variation search of the current position to `depth`: the
+    /// node's prologue (game end, mate distance, table), pruning before any move is
+    /// tried, then the moves in order, each searched by [`Self::search_move`].
     fn negamax(
         &mut self,
         mut alpha: i32,
@@ -603,7 +575,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
     ) -> i32 {
         self.pv_len[ply.min(MAX_PLY)] = ply.min(MAX_PLY);
         if ply > 0 {
-            if let Some(s) = self.terminal(ply, true) {
+            if let Some(s) = self.terminal(ply, EndProbe::Search) {
                 return s;
             }
             // Mate-distance pruning.
@@ -620,54 +592,99 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         if self.stopped {
             return 0;
         }
-        if ply > self.seldepth {
-            self.seldepth = ply;
-        }
+        self.seldepth = self.seldepth.max(ply);
 
         let key = self.pos.key();
-        let mut tt_move = Move::NONE;
-        if let Some(e) = self.sh.tt.probe(key) {
-            tt_move = e.mv;
-            if !pv_node && ply > 0 && e.depth >= depth {
-                let s = from_tt(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
-            }
+        let (tt_move, tt_cut) = self.probe_tt(key, depth, alpha, beta, ply, pv_node);
+        if let Some(s) = tt_cut {
+            return s;
         }
-
         let in_check = self.pos.in_check();
         let static_eval = if in_check {
             -INF
         } else {
             self.sh.eval.evaluate(&self.pos)
         };
-
+        let node = Node {
+            depth,
+            ply,
+            pv_node,
+            in_check,
+            static_eval,
+        };
         if !pv_node && !in_check && ply > 0 && beta.abs() < MATE_BOUND {
-            // Reverse futility: far above beta near the leaves.
-            if depth <= 3 && static_eval - 110 * depth >= beta {
-                return static_eval;
-            }
-            // Null move.
-            if allow_null && depth >= 3 && static_eval >= beta && self.null_allowed() {
-                let r = 3 + depth / 6;
-                self.pos.make_null();
-                let score = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
-                self.pos.unmake_null();
-                if self.stopped {
-                    return 0;
-                }
-                if score >= beta {
-                    return if score >= MATE_BOUND { beta } else { score };
-                }
+            if let Some(s) = self.prune_node(&node, beta, allow_null) {
+                return s;
             }
         }
+        self.search_moves(&node, alpha, beta, key, tt_move)
+    }
 
+    /// The table's move for this position, and its score when it may end the search
+    /// of this node (enough depth, a bound that cuts, never at PV nodes or the root).
+    fn probe_tt(
+        &self,
+        key: u64,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> (Move, Option<i32>) {
+        let Some(e) = self.sh.tt.probe(key) else {
+            return (Move::NONE, None);
+        };
+        if pv_node || ply == 0 || e.depth < depth {
+            return (e.mv, None);
+        }
+        let s = from_tt(e.score, ply);
+        let cut = match e.bound {
+            Bound::Exact => true,
+            Bound::Lower => s >= beta,
+            Bound::Upper => s <= alpha,
+        };
+        (e.mv, cut.then_some(s))
+    }
+
+    /// Pruning of a whole non-PV node before its moves: reverse futility near the
+    /// leaves, then the null move. `Some(score)` when the node is cut.
+    fn prune_node(&mut self, node: &Node, beta: i32, allow_null: bool) -> Option<i32> {
+        let (depth, static_eval) = (node.depth, node.static_eval);
+        // Reverse futility: far above beta near the leaves.
+        if depth <= 3 && static_eval - 110 * depth >= beta {
+            return Some(static_eval);
+        }
+        if !(allow_null && depth >= 3 && static_eval >= beta && self.null_allowed()) {
+            return None;
+        }
+        let r = 3 + depth / 6;
+        self.pos.make_null();
+        let score = -self.negamax(-beta, -beta + 1, depth - 1 - r, node.ply + 1, false, false);
+        self.pos.unmake_null();
+        if self.stopped {
+            return Some(0);
+        }
+        (score >= beta).then_some(if score >= MATE_BOUND { beta } else { score })
+    }
+
+    /// The move loop of a node: generates and orders the legal moves, prunes late and
+    /// futile quiet moves and losing captures near the leaves, searches the rest,
+    /// updates the PV, killers and history, and stores the result in the table.
+    fn search_moves(
+        &mut self,
+        node: &Node,
+        mut alpha: i32,
+        beta: i32,
+        key: u64,
+        tt_move: Move,
+    ) -> i32 {
+        let Node {
+            depth,
+            ply,
+            pv_node,
+            in_check,
+            static_eval,
+        } = *node;
         let mut list = MoveList::new();
         self.pos.generate_legal(&mut list);
         if list.is_empty() {
@@ -679,10 +696,8 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         let mut best = -INF;
         let mut best_move = Move::NONE;
         let old_alpha = alpha;
-        let mut quiets_tried = [Move::NONE; 64];
-        let mut n_quiets = 0;
+        let mut quiets = QuietsTried::new();
         let mut quiets_seen = 0;
-        let killers = self.killers[ply];
         // Pruning near the leaves needs a move already searched and no mate to defend.
         let may_prune = !pv_node && !in_check && ply > 0;
         let futile = may_prune
@@ -712,39 +727,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
                 self.pos.unmake(m);
                 continue;
             }
-            let ext = if gives_check && (ply as i32) < 2 * self.root_depth {
-                1
-            } else {
-                0
-            };
-            let new_depth = depth - 1 + ext;
-            let mut score;
-            if i == 0 {
-                score = -self.negamax(-beta, -alpha, new_depth, ply + 1, pv_node, true);
-            } else {
-                let mut r = 0;
-                if depth >= 3
-                    && !tactical
-                    && !in_check
-                    && !gives_check
-                    && i >= if pv_node { 3 } else { 2 }
-                    && m != killers[0]
-                    && m != killers[1]
-                {
-                    r = reduction(depth, i);
-                    if pv_node {
-                        r -= 1;
-                    }
-                    r = r.clamp(0, new_depth - 1);
-                }
-                score = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, false, true);
-                if score > alpha && r > 0 {
-                    score = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, false, true);
-                }
-                if score > alpha && score < beta && pv_node {
-                    score = -self.negamax(-beta, -alpha, new_depth, ply + 1, true, true);
-                }
-            }
+            let score = self.search_move(node, m, i, tactical, gives_check, alpha, beta);
             self.pos.unmake(m);
             if self.stopped {
                 return 0;
@@ -755,32 +738,18 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
                     alpha = score;
                     best_move = m;
                     if pv_node {
-                        self.pv[ply][ply] = m;
-                        let child = ply + 1;
-                        let len = self.pv_len[child.min(MAX_PLY)].max(child);
-                        for k in child..len.min(MAX_PLY) {
-                            self.pv[ply][k] = self.pv[child][k];
-                        }
-                        self.pv_len[ply] = len.min(MAX_PLY);
+                        self.update_pv(ply, m);
                     }
                     if score >= beta {
                         if !tactical {
-                            if killers[0] != m {
-                                self.killers[ply] = [m, killers[0]];
-                            }
-                            let bonus = (depth * depth).min(400);
-                            self.update_history(m, bonus);
-                            for &q in &quiets_tried[..n_quiets] {
-                                self.update_history(q, -bonus);
-                            }
+                            self.reward_quiet(m, depth, ply, quiets.as_slice());
                         }
                         break;
                     }
                 }
             }
-            if !tactical && n_quiets < quiets_tried.len() {
-                quiets_tried[n_quiets] = m;
-                n_quiets += 1;
+            if !tactical {
+                quiets.push(m);
             }
         }
 
@@ -801,16 +770,88 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         best
     }
 
-    /// Iterative deepening. Worker 0 reports and decides; returns (best move, ponder
-    /// move, score, depth completed). With MultiPV, each depth is searched once per
-    /// line, every line leaving out the better lines' first moves.
+    /// Searches the move `m`, already made, as the `index`-th move of `node`: the first
+    /// move with the full window, the others with a null window (late quiet moves
+    /// reduced), searched again at full depth and window when they surprise.
+    #[allow(clippy::too_many_arguments)]
+    fn search_move(
+        &mut self,
+        node: &Node,
+        m: Move,
+        index: usize,
+        tactical: bool,
+        gives_check: bool,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let (depth, ply, pv_node) = (node.depth, node.ply, node.pv_node);
+        let ext = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+        let new_depth = depth - 1 + ext;
+        if index == 0 {
+            return -self.negamax(-beta, -alpha, new_depth, ply + 1, pv_node, true);
+        }
+        let killers = self.killers[ply];
+        let mut r = 0;
+        if depth >= 3
+            && !tactical
+            && !node.in_check
+            && !gives_check
+            && index >= if pv_node { 3 } else { 2 }
+            && m != killers[0]
+            && m != killers[1]
+        {
+            r = reduction(depth, index);
+            if pv_node {
+                r -= 1;
+            }
+            r = r.clamp(0, new_depth - 1);
+        }
+        let mut score = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, false, true);
+        if score > alpha && r > 0 {
+            score = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, false, true);
+        }
+        if score > alpha && score < beta && pv_node {
+            score = -self.negamax(-beta, -alpha, new_depth, ply + 1, true, true);
+        }
+        score
+    }
+
+    /// The PV of `ply` becomes `m` followed by the child's PV.
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = m;
+        let child = ply + 1;
+        let len = self.pv_len[child.min(MAX_PLY)].max(child);
+        for k in child..len.min(MAX_PLY) {
+            self.pv[ply][k] = self.pv[child][k];
+        }
+        self.pv_len[ply] = len.min(MAX_PLY);
+    }
+
+    /// A quiet move caused a beta cut-off: it becomes a killer and gains history; the
+    /// quiet moves tried before it lose as much.
+    fn reward_quiet(&mut self, m: Move, depth: i32, ply: usize, tried: &[Move]) {
+        let killers = self.killers[ply];
+        if killers[0] != m {
+            self.killers[ply] = [m, killers[0]];
+        }
+        let bonus = (depth * depth).min(400);
+        self.update_history(m, bonus);
+        for &q in tried {
+            self.update_history(q, -bonus);
+        }
+    }
+
+    /// Iterative deepening. Worker 0 reports and decides; returns the best line with
+    /// the depth completed. With MultiPV, each depth is searched once per line, every
+    /// line leaving out the better lines' first moves; the lines of a depth are then
+    /// sorted by score and reported best first.
     fn iterate(
         &mut self,
         max_depth: u32,
         root_moves: usize,
         mut on_info: Option<&mut (dyn FnMut(&SearchInfo) + Send)>,
-    ) -> (Move, Move, i32, u32) {
-        let mut best = (Move::NONE, Move::NONE, 0, 0u32);
+    ) -> RootResult {
+        let mut best = RootResult::default();
         let lines = if self.id == 0 {
             self.sh.multipv.clamp(1, root_moves.max(1))
         } else {
@@ -818,91 +859,161 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         };
         let mut prev = vec![0i32; lines];
         let timed = self.sh.clock.is_timed() && !self.sh.limits.infinite;
-        let mut depth = 1;
-        'deepening: while depth <= max_depth as i32 {
+        for depth in 1..=max_depth as i32 {
             let d = if self.id % 2 == 1 { depth + 1 } else { depth };
             self.root_depth = d;
-            let mut better_lines: Vec<Move> = Vec::new();
-            for (line, prev_score) in prev.iter_mut().enumerate() {
-                self.root_skip = self.sh.excluded.clone();
-                self.root_skip.extend_from_slice(&better_lines);
-                self.seldepth = 0;
-                let mut delta = 18;
-                let (mut alpha, mut beta) = if depth >= 4 {
-                    (
-                        (*prev_score - delta).max(-INF),
-                        (*prev_score + delta).min(INF),
-                    )
-                } else {
-                    (-INF, INF)
-                };
-                let score = loop {
-                    let s = self.negamax(alpha, beta, d, 0, true, false);
-                    if self.stopped {
-                        break s;
-                    }
-                    if s <= alpha {
-                        beta = (alpha + beta) / 2;
-                        alpha = (s - delta).max(-INF);
-                    } else if s >= beta {
-                        beta = (s + delta).min(INF);
-                    } else {
-                        break s;
-                    }
-                    delta += delta / 2 + 10;
-                };
-                if self.stopped {
-                    // A partial iteration's move is used only when nothing was completed.
-                    if best.0 == Move::NONE && line == 0 && self.pv_len[0] > 0 {
-                        best.0 = self.pv[0][0];
-                    }
-                    break 'deepening;
+            let Some(found) = self.search_lines(d, depth, &prev) else {
+                // Stopped: a partial iteration's move is used only when nothing was
+                // completed.
+                if best.best == Move::NONE && self.pv_len[0] > 0 {
+                    best.best = self.pv[0][0];
                 }
-                *prev_score = score;
-                let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
-                let Some(&first) = pv.first() else {
-                    break;
-                };
-                better_lines.push(first);
-                if line == 0 {
-                    best = (
-                        first,
-                        pv.get(1).copied().unwrap_or(Move::NONE),
-                        score,
-                        d as u32,
-                    );
-                }
-                if self.id == 0 {
-                    self.sh.nodes[0].store(self.nodes, Ordering::Relaxed);
-                    if let Some(cb) = on_info.as_mut() {
-                        let info = SearchInfo {
-                            depth: d as u32,
-                            seldepth: self.seldepth as u32,
-                            score: Score::from_internal(score),
-                            nodes: self.sh.total_nodes(),
-                            time_ms: self.sh.clock.elapsed_ms(),
-                            pv: pv.iter().map(|&m| self.pos.move_text(m)).collect(),
-                            multipv: line + 1,
-                            lines,
-                        };
-                        cb(&info);
-                    }
+                break;
+            };
+            let Some(top) = found.first() else {
+                continue;
+            };
+            for (p, line) in prev.iter_mut().zip(&found) {
+                *p = line.score;
+            }
+            best = RootResult {
+                best: top.pv[0],
+                ponder: top.pv.get(1).copied().unwrap_or(Move::NONE),
+                score: top.score,
+                depth: d as u32,
+            };
+            if self.id == 0 {
+                self.sh.nodes[0].store(self.nodes, Ordering::Relaxed);
+                if let Some(cb) = on_info.as_mut() {
+                    self.report(d, &found, lines, cb);
                 }
             }
-            if self.id == 0 && timed {
-                if self.sh.clock.soft_expired() || root_moves == 1 {
-                    break;
-                }
-                let mate_plies = MATE - best.2.abs();
-                if best.2.abs() >= MATE_BOUND && d >= mate_plies + 4 {
-                    break;
-                }
+            if self.id == 0 && timed && self.should_stop_deepening(&best, d, root_moves) {
+                break;
             }
-            depth += 1;
         }
         self.root_skip.clear();
         self.sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
         best
+    }
+
+    /// Searches every MultiPV line of one depth (`d`, the iteration `depth`), each in an
+    /// aspiration window around the line's previous score; the lines come back sorted
+    /// by score, best first. `None` when the search was stopped.
+    fn search_lines(&mut self, d: i32, depth: i32, prev: &[i32]) -> Option<Vec<RootLine>> {
+        let mut found: Vec<RootLine> = Vec::with_capacity(prev.len());
+        for &prev_score in prev {
+            self.root_skip = self.sh.excluded.clone();
+            self.root_skip.extend(found.iter().map(|l| l.pv[0]));
+            self.seldepth = 0;
+            let score = self.aspiration(d, depth, prev_score);
+            if self.stopped {
+                return None;
+            }
+            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
+            if pv.is_empty() {
+                break;
+            }
+            found.push(RootLine {
+                score,
+                pv,
+                seldepth: self.seldepth,
+            });
+        }
+        // A later line can score above an earlier one (the search is not exact); the
+        // best line is always reported first.
+        found.sort_by_key(|l| std::cmp::Reverse(l.score));
+        Some(found)
+    }
+
+    /// The root search at depth `d` in a window around `prev_score` (from iteration 4
+    /// on), widened on each fail until the score falls inside.
+    fn aspiration(&mut self, d: i32, depth: i32, prev_score: i32) -> i32 {
+        let mut delta = 18;
+        let (mut alpha, mut beta) = if depth >= 4 {
+            (
+                (prev_score - delta).max(-INF),
+                (prev_score + delta).min(INF),
+            )
+        } else {
+            (-INF, INF)
+        };
+        loop {
+            let s = self.negamax(alpha, beta, d, 0, true, false);
+            if self.stopped {
+                return s;
+            }
+            if s <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (s - delta).max(-INF);
+            } else if s >= beta {
+                beta = (s + delta).min(INF);
+            } else {
+                return s;
+            }
+            delta += delta / 2 + 10;
+        }
+    }
+
+    /// Reports the lines of a finished depth, best first.
+    fn report(
+        &self,
+        d: i32,
+        found: &[RootLine],
+        lines: usize,
+        cb: &mut &mut (dyn FnMut(&SearchInfo) + Send),
+    ) {
+        for (i, line) in found.iter().enumerate() {
+            let info = SearchInfo {
+                depth: d as u32,
+                seldepth: line.seldepth as u32,
+                score: Score::from_internal(line.score),
+                nodes: self.sh.total_nodes(),
+                time_ms: self.sh.clock.elapsed_ms(),
+                pv: line.pv.iter().map(|&m| self.pos.move_text(m)).collect(),
+                multipv: i + 1,
+                lines,
+            };
+            cb(&info);
+        }
+    }
+
+    /// After a finished depth of a timed search: stop when the soft time is used up,
+    /// when there is only one move, or when a mate is found and confirmed deeper.
+    fn should_stop_deepening(&self, best: &RootResult, d: i32, root_moves: usize) -> bool {
+        if self.sh.clock.soft_expired() || root_moves == 1 {
+            return true;
+        }
+        let mate_plies = MATE - best.score.abs();
+        best.score.abs() >= MATE_BOUND && d >= mate_plies + 4
+    }
+}
+
+/// One line of the root search at one depth.
+struct RootLine {
+    score: i32,
+    pv: Vec<Move>,
+    seldepth: usize,
+}
+
+/// What a worker's iterative deepening found: the best move, the expected reply, the
+/// score and the depth completed.
+#[derive(Clone, Copy)]
+struct RootResult {
+    best: Move,
+    ponder: Move,
+    score: i32,
+    depth: u32,
+}
+
+impl Default for RootResult {
+    fn default() -> Self {
+        RootResult {
+            best: Move::NONE,
+            ponder: Move::NONE,
+            score: 0,
+            depth: 0,
+        }
     }
 }
 
@@ -929,16 +1040,6 @@ pub fn search<B: BoardWidth>(
         };
     }
     let threads = opts.threads.max(1);
-    let mut excluded: Vec<Move> = legal
-        .as_slice()
-        .iter()
-        .copied()
-        .filter(|&m| opts.exclude.contains(&root.move_text(m)))
-        .collect();
-    if excluded.len() == legal.len() {
-        // Everything excluded: search them all rather than nothing.
-        excluded.clear();
-    }
     opts.tt.new_search();
     let shared = Shared {
         tt: opts.tt,
@@ -949,50 +1050,10 @@ pub fn search<B: BoardWidth>(
         nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
         threads,
         multipv: opts.multipv.max(1),
-        excluded,
+        excluded: excluded_root_moves(&root, &legal, &opts.exclude),
     };
-    let max_depth = opts
-        .limits
-        .depth
-        .unwrap_or(MAX_PLY as u32 - 8)
-        .clamp(1, MAX_PLY as u32 - 8);
-    let n_root = legal.len() - shared.excluded.len();
-    // Every worker runs on a thread of its own with a stack large enough for the
-    // deepest line (each ply keeps its move list on the stack).
-    let outcome = std::thread::scope(|s| {
-        for id in 1..shared.threads {
-            let p = root.clone();
-            let sh = &shared;
-            let spawned = std::thread::Builder::new()
-                .stack_size(WORKER_STACK)
-                .spawn_scoped(s, move || {
-                    let mut w = Worker::new(p, sh, id);
-                    w.iterate(max_depth, n_root, None);
-                });
-            if spawned.is_err() {
-                // Fewer helpers: the search is still correct.
-                break;
-            }
-        }
-        let p = root.clone();
-        let sh = &shared;
-        let main = std::thread::Builder::new()
-            .stack_size(WORKER_STACK)
-            .spawn_scoped(s, move || {
-                let mut w = Worker::new(p, sh, 0);
-                let r = w.iterate(max_depth, n_root, Some(on_info));
-                sh.stop.store(true, Ordering::Relaxed);
-                r
-            });
-        let r = match main {
-            Ok(h) => h.join().ok(),
-            Err(_) => None,
-        };
-        shared.stop.store(true, Ordering::Relaxed);
-        r
-    });
-    let (best, ponder, score, depth) = outcome.unwrap_or((Move::NONE, Move::NONE, 0, 0));
-    let best = if best == Move::NONE {
+    let found = run_workers(&root, &shared, legal.len(), on_info).unwrap_or_default();
+    let best = if found.best == Move::NONE {
         legal
             .as_slice()
             .iter()
@@ -1000,20 +1061,78 @@ pub fn search<B: BoardWidth>(
             .find(|m| !shared.excluded.contains(m))
             .unwrap_or(legal.as_slice()[0])
     } else {
-        best
+        found.best
     };
     SearchResult {
         best: Some(root.move_text(best)),
-        ponder: if ponder == Move::NONE {
-            None
-        } else {
-            Some(root.move_text(ponder))
-        },
-        score: Score::from_internal(score),
-        depth,
+        ponder: (found.ponder != Move::NONE).then(|| root.move_text(found.ponder)),
+        score: Score::from_internal(found.score),
+        depth: found.depth,
         nodes: shared.total_nodes(),
         time_ms: shared.clock.elapsed_ms(),
     }
+}
+
+/// The legal root moves named in `exclude` (XBoard `exclude`); none when that would
+/// leave nothing to search.
+fn excluded_root_moves<B: BoardWidth>(
+    root: &Position<B>,
+    legal: &MoveList,
+    exclude: &[String],
+) -> Vec<Move> {
+    let excluded: Vec<Move> = legal
+        .as_slice()
+        .iter()
+        .copied()
+        .filter(|&m| exclude.contains(&root.move_text(m)))
+        .collect();
+    if excluded.len() == legal.len() {
+        // Everything excluded: search them all rather than nothing.
+        return Vec::new();
+    }
+    excluded
+}
+
+/// Runs the workers of a search, each on a thread of its own with a stack large
+/// enough for the deepest line (each ply keeps its move list on the stack); helpers
+/// that cannot be spawned are left out. Returns worker 0's result.
+fn run_workers<B: BoardWidth>(
+    root: &Position<B>,
+    shared: &Shared,
+    n_legal: usize,
+    on_info: &mut (dyn FnMut(&SearchInfo) + Send),
+) -> Option<RootResult> {
+    let max_depth = shared
+        .limits
+        .depth
+        .unwrap_or(MAX_PLY as u32 - 8)
+        .clamp(1, MAX_PLY as u32 - 8);
+    let n_root = n_legal - shared.excluded.len();
+    std::thread::scope(|s| {
+        for id in 1..shared.threads {
+            let p = root.clone();
+            let spawned = std::thread::Builder::new()
+                .stack_size(WORKER_STACK)
+                .spawn_scoped(s, move || {
+                    Worker::new(p, shared, id).iterate(max_depth, n_root, None);
+                });
+            if spawned.is_err() {
+                // Fewer helpers: the search is still correct.
+                break;
+            }
+        }
+        let p = root.clone();
+        let main = std::thread::Builder::new()
+            .stack_size(WORKER_STACK)
+            .spawn_scoped(s, move || {
+                let r = Worker::new(p, shared, 0).iterate(max_depth, n_root, Some(on_info));
+                shared.stop.store(true, Ordering::Relaxed);
+                r
+            });
+        let r = main.ok().and_then(|h| h.join().ok());
+        shared.stop.store(true, Ordering::Relaxed);
+        r
+    })
 }
 
 #[cfg(test)]

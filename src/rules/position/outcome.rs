@@ -37,6 +37,102 @@ impl GameResult {
     }
 }
 
+/// The rule that ended a game (or, inside the search, that will end it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndReason {
+    /// Checkmate given by this colour.
+    Mate(usize),
+    /// Historia: the side to move has no legal move and is not in check (it loses).
+    StalemateLoses,
+    /// Stalemate where it is a draw.
+    Stalemate,
+    /// Shatar: a mate given by knights alone loses for the mater.
+    KnightMate,
+    /// Shatar: a mate without a shak in the series is a draw.
+    Niol,
+    /// Shatar: a side with nothing but its king (hand included) draws.
+    Robado,
+    /// Great Shatranj: both kings bare.
+    BareKings,
+    /// Great Shatranj: the opponent's king is bare.
+    BareKing,
+    /// The n-move rule, with n (moves, not plies).
+    NMoveRule(u32),
+    /// Threefold repetition (in the search: any repetition).
+    Repetition,
+    /// Dead material under the variant's material rule.
+    InsufficientMaterial,
+}
+
+impl std::fmt::Display for EndReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EndReason::Mate(c) if *c == WHITE => f.write_str("White mates"),
+            EndReason::Mate(_) => f.write_str("Black mates"),
+            EndReason::StalemateLoses => {
+                f.write_str("stalemate: the side to move has no legal move")
+            }
+            EndReason::Stalemate => f.write_str("Stalemate"),
+            EndReason::KnightMate => f.write_str("knight mate is forbidden"),
+            EndReason::Niol => f.write_str("Niol"),
+            EndReason::Robado => f.write_str("Robado"),
+            EndReason::BareKings => f.write_str("Bare kings"),
+            EndReason::BareKing => f.write_str("Bare king"),
+            EndReason::NMoveRule(n) => write!(f, "{n}-move rule"),
+            EndReason::Repetition => f.write_str("Draw by repetition"),
+            EndReason::InsufficientMaterial => f.write_str("Insufficient material"),
+        }
+    }
+}
+
+/// Where the game-end rules are asked: in a real game, or at a node of the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndProbe {
+    /// A real game: threefold repetition; a position with no legal move is decided.
+    Game,
+    /// A node of the main search: any repetition is a draw, a lost bare king is seen
+    /// one turn early, and a position with no legal move is left to the search (which
+    /// finds it when it generates the moves) unless the n-move rule needs to know.
+    Search,
+    /// A node of the quiescence search: only the material rules (bare kings, dead
+    /// material), which captures can change.
+    Quiescence,
+}
+
+/// How a game ends: the result, the rule, and how many plies after this position the
+/// end comes (0, or 1 when the search foresees a bare king's loss).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ending {
+    /// Who wins.
+    pub result: GameResult,
+    /// The rule that decides it.
+    pub reason: EndReason,
+    /// Plies from this position to the end (0 or 1).
+    pub plies_away: u8,
+}
+
+impl Ending {
+    fn now(result: GameResult, reason: EndReason) -> Ending {
+        Ending {
+            result,
+            reason,
+            plies_away: 0,
+        }
+    }
+
+    /// The search score of this ending for `side` (the side to move) at `ply` plies
+    /// from the root, where a win `n` plies from the root scores `mate - n`.
+    #[inline]
+    pub fn score(&self, side: usize, ply: usize, mate: i32) -> i32 {
+        let distance = ply as i32 + self.plies_away as i32;
+        match self.result {
+            GameResult::Draw => 0,
+            r if r == GameResult::win_for(side) => mate - distance,
+            _ => -mate + distance,
+        }
+    }
+}
+
 /// A finished game: result and the rule that decided it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
@@ -47,24 +143,18 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    fn new(result: GameResult, reason: impl Into<String>) -> Outcome {
-        Outcome {
-            result,
-            reason: reason.into(),
-        }
-    }
-
     /// `1-0 {White mates}` etc.
     pub fn line(&self) -> String {
         format!("{} {{{}}}", self.result.pgn(), self.reason)
     }
 }
 
-fn mates(c: usize) -> &'static str {
-    if c == WHITE {
-        "White mates"
-    } else {
-        "Black mates"
+impl From<Ending> for Outcome {
+    fn from(e: Ending) -> Outcome {
+        Outcome {
+            result: e.result,
+            reason: e.reason.to_string(),
+        }
     }
 }
 
@@ -107,76 +197,134 @@ impl<B: BoardWidth> Position<B> {
 
     /// The game's result if it has ended here, with the rule that ended it.
     pub fn outcome(&mut self) -> Option<Outcome> {
-        let r = self.rules;
-        let end = &r.def.end;
-        let us = self.side();
-        let them = us ^ 1;
-        match end.bare_king {
-            BareKingRule::RobadoDraw => {
-                if self.is_bare(WHITE, true) || self.is_bare(BLACK, true) {
-                    return Some(Outcome::new(GameResult::Draw, "Robado"));
-                }
-            }
-            BareKingRule::ShatranjWin => {
-                let us_bare = self.is_bare(us, false);
-                let them_bare = self.is_bare(them, false);
-                if us_bare && them_bare {
-                    return Some(Outcome::new(GameResult::Draw, "Bare kings"));
-                }
-                if them_bare {
-                    return Some(Outcome::new(GameResult::win_for(us), "Bare king"));
-                }
-            }
-            BareKingRule::None => {}
+        self.ending(EndProbe::Game).map(Outcome::from)
+    }
+
+    /// The game-end rules, written once for the referee, the protocols and the search:
+    /// bare kings, then (in a game) no legal move, the n-move rule, repetition and
+    /// dead material. Cheap checks come first; moves are generated only where a rule
+    /// needs them.
+    pub fn ending(&mut self, probe: EndProbe) -> Option<Ending> {
+        if let Some(e) = self.bare_king_ending(probe) {
+            return Some(e);
         }
-        let mut list = MoveList::new();
-        self.generate_legal(&mut list);
-        if list.is_empty() {
-            let check = self.in_check();
-            return Some(match end.no_move {
-                NoMoveRule::SideToMoveLoses => Outcome::new(
-                    GameResult::win_for(them),
-                    if check {
-                        mates(them)
-                    } else {
-                        "stalemate: the side to move has no legal move"
-                    },
-                ),
-                NoMoveRule::MateLosesStalemateDraws if !check => {
-                    Outcome::new(GameResult::Draw, "Stalemate")
-                }
-                NoMoveRule::MateLosesStalemateDraws => self.mate_outcome(),
-            });
+        if probe == EndProbe::Quiescence {
+            return self
+                .insufficient_material()
+                .then(|| Ending::now(GameResult::Draw, EndReason::InsufficientMaterial));
+        }
+        let end = &self.rules.def.end;
+        if probe == EndProbe::Game && !self.has_legal_move() {
+            return Some(self.no_move_ending());
         }
         if self.state().halfmove >= end.n_move_plies {
-            return Some(Outcome::new(
-                GameResult::Draw,
-                format!("{}-move rule", end.n_move_plies / 2),
-            ));
+            // A win by no legal move comes before the n-move rule.
+            if probe == EndProbe::Search && !self.has_legal_move() {
+                return Some(self.no_move_ending());
+            }
+            let n = end.n_move_plies / 2;
+            return Some(Ending::now(GameResult::Draw, EndReason::NMoveRule(n)));
         }
-        if self.is_threefold() {
-            return Some(Outcome::new(GameResult::Draw, "Draw by repetition"));
+        let repeated = match probe {
+            EndProbe::Game => self.is_threefold(),
+            EndProbe::Search | EndProbe::Quiescence => self.repetitions() >= 1,
+        };
+        if repeated {
+            return Some(Ending::now(GameResult::Draw, EndReason::Repetition));
         }
         if self.insufficient_material() {
-            return Some(Outcome::new(GameResult::Draw, "Insufficient material"));
+            return Some(Ending::now(
+                GameResult::Draw,
+                EndReason::InsufficientMaterial,
+            ));
         }
         None
     }
 
+    /// The bare-king rules of the variant (Robado, Great Shatranj's bare king). In the
+    /// search (and quiescence) a bare side to move that cannot take the opponent's last piece is lost
+    /// one turn early (or stalemated).
+    #[inline]
+    fn bare_king_ending(&mut self, probe: EndProbe) -> Option<Ending> {
+        let us = self.side();
+        let them = us ^ 1;
+        match self.rules.def.end.bare_king {
+            BareKingRule::None => None,
+            BareKingRule::RobadoDraw => (self.is_bare(WHITE, true) || self.is_bare(BLACK, true))
+                .then(|| Ending::now(GameResult::Draw, EndReason::Robado)),
+            BareKingRule::ShatranjWin => {
+                let us_bare = self.is_bare(us, false);
+                let them_bare = self.is_bare(them, false);
+                if us_bare && them_bare {
+                    return Some(Ending::now(GameResult::Draw, EndReason::BareKings));
+                }
+                if them_bare {
+                    return Some(Ending::now(GameResult::win_for(us), EndReason::BareKing));
+                }
+                if !(us_bare && probe != EndProbe::Game) {
+                    return None;
+                }
+                // Only taking the opponent's last piece saves us, and only when it is
+                // the last one.
+                let others =
+                    (self.pieces_of_color(them) & !self.pieces(them, self.rules.king)).count();
+                if others < 2 {
+                    return None;
+                }
+                if !self.has_legal_move() {
+                    return Some(self.no_move_ending());
+                }
+                Some(Ending {
+                    result: GameResult::win_for(them),
+                    reason: EndReason::BareKing,
+                    plies_away: 1,
+                })
+            }
+        }
+    }
+
+    /// True when the side to move has a legal move.
+    pub fn has_legal_move(&mut self) -> bool {
+        let mut list = MoveList::new();
+        self.generate_legal(&mut list);
+        !list.is_empty()
+    }
+
+    /// How the game ends when the side to move has no legal move, as the variant reads
+    /// it: mate, stalemate (a loss in Historia, a draw elsewhere), Shatar's mate rules.
+    pub fn no_move_ending(&self) -> Ending {
+        let them = self.side() ^ 1;
+        let check = self.in_check();
+        match self.rules.def.end.no_move {
+            NoMoveRule::SideToMoveLoses => Ending::now(
+                GameResult::win_for(them),
+                if check {
+                    EndReason::Mate(them)
+                } else {
+                    EndReason::StalemateLoses
+                },
+            ),
+            NoMoveRule::MateLosesStalemateDraws if !check => {
+                Ending::now(GameResult::Draw, EndReason::Stalemate)
+            }
+            NoMoveRule::MateLosesStalemateDraws => self.mate_ending(),
+        }
+    }
+
     /// The result of a checkmate of the side to move, with Shatar's rules if the game has
     /// them.
-    pub fn mate_outcome(&self) -> Outcome {
+    fn mate_ending(&self) -> Ending {
         let r = self.rules;
         let mater = self.side() ^ 1;
         let Some(forbidden) = r.forbidden_sole_mater else {
-            return Outcome::new(GameResult::win_for(mater), mates(mater));
+            return Ending::now(GameResult::win_for(mater), EndReason::Mate(mater));
         };
         let checkers = self.checkers();
         if checkers
             .squares()
             .all(|s| piece_type(self.piece_on(s)) == forbidden)
         {
-            return Outcome::new(GameResult::win_for(self.side()), "knight mate is forbidden");
+            return Ending::now(GameResult::win_for(self.side()), EndReason::KnightMate);
         }
         // The series: the mater's consecutive checking moves, back from the mate.
         let h = self.history();
@@ -191,9 +339,9 @@ impl<B: BoardWidth> Position<B> {
             shak = s.shak;
         }
         if shak {
-            Outcome::new(GameResult::win_for(mater), mates(mater))
+            Ending::now(GameResult::win_for(mater), EndReason::Mate(mater))
         } else {
-            Outcome::new(GameResult::Draw, "Niol")
+            Ending::now(GameResult::Draw, EndReason::Niol)
         }
     }
 
