@@ -206,7 +206,7 @@ impl<B: BoardWidth> Position<B> {
         self.hand[c][t] = n;
     }
 
-    // ----- checks ------------------------------------------------------------------
+    // ----- consistency -------------------------------------------------------------
 
     /// Recomputes the Zobrist key from scratch (for tests).
     pub fn key_from_scratch(&self) -> u64 {
