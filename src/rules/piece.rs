@@ -56,8 +56,85 @@ pub struct MoveRule {
     pub initial: bool,
 }
 
+/// Why a Betza string was rejected; each kind carries the whole string (`text`).
+/// `Display` gives the message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BetzaError {
+    /// A lowercase modifier outside the supported set.
+    UnsupportedModifier {
+        /// The modifier.
+        modifier: char,
+        /// The Betza string.
+        text: String,
+    },
+    /// Modifiers with no atom after them.
+    EndsWithModifiers {
+        /// The Betza string.
+        text: String,
+    },
+    /// A `t[..]` two-step other than `t[WF]` and `t[FW]`.
+    UnsupportedTwoStep {
+        /// The form as written (up to five characters).
+        spec: String,
+        /// The Betza string.
+        text: String,
+    },
+    /// An atom outside the supported set.
+    UnsupportedAtom {
+        /// The atom.
+        atom: char,
+        /// The Betza string.
+        text: String,
+    },
+    /// Forward/backward and left/right modifiers on one atom (such as `fl`).
+    CompoundDirections {
+        /// The Betza string.
+        text: String,
+    },
+    /// Direction modifiers that keep none of the atom's moves.
+    NoMoveSelected {
+        /// The Betza string.
+        text: String,
+    },
+}
+
+impl std::fmt::Display for BetzaError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BetzaError::UnsupportedModifier { modifier, text } => {
+                write!(f, "unsupported Betza modifier '{modifier}' in {text}")
+            }
+            BetzaError::EndsWithModifiers { text } => {
+                write!(f, "Betza string {text} ends with modifiers")
+            }
+            BetzaError::UnsupportedTwoStep { spec, text } => {
+                write!(f, "unsupported two-step form at {spec} in {text}")
+            }
+            BetzaError::UnsupportedAtom { atom, text } => {
+                write!(f, "unsupported Betza atom '{atom}' in {text}")
+            }
+            BetzaError::CompoundDirections { text } => write!(
+                f,
+                "compound directions (such as fl) are not supported in {text}"
+            ),
+            BetzaError::NoMoveSelected { text } => {
+                write!(f, "direction modifiers select no move in {text}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for BetzaError {}
+
+/// The message text, for callers whose errors are still strings (so `?` works there).
+impl From<BetzaError> for String {
+    fn from(e: BetzaError) -> String {
+        e.to_string()
+    }
+}
+
 /// Parses a Betza string into move rules (White's point of view).
-pub fn parse_betza(text: &str) -> Result<Vec<MoveRule>, String> {
+pub fn parse_betza(text: &str) -> Result<Vec<MoveRule>, BetzaError> {
     let chars: Vec<char> = text.chars().collect();
     let mut rules = Vec::new();
     let mut i = 0;
@@ -74,12 +151,19 @@ pub fn parse_betza(text: &str) -> Result<Vec<MoveRule>, String> {
                 'f' | 'b' | 'l' | 'r' | 'v' | 's' => dirs.push(chars[i]),
                 'n' => lame = true,
                 'i' => initial = true,
-                other => return Err(format!("unsupported Betza modifier '{other}' in {text}")),
+                other => {
+                    return Err(BetzaError::UnsupportedModifier {
+                        modifier: other,
+                        text: text.to_string(),
+                    })
+                }
             }
             i += 1;
         }
         if i >= chars.len() {
-            return Err(format!("Betza string {text} ends with modifiers"));
+            return Err(BetzaError::EndsWithModifiers {
+                text: text.to_string(),
+            });
         }
         if chars[i] == 't' {
             // t[XY]: two unit steps, the second outward
@@ -87,7 +171,12 @@ pub fn parse_betza(text: &str) -> Result<Vec<MoveRule>, String> {
             let shapes = match spec.as_str() {
                 "t[WF]" => two_step(true),
                 "t[FW]" => two_step(false),
-                _ => return Err(format!("unsupported two-step form at {spec} in {text}")),
+                _ => {
+                    return Err(BetzaError::UnsupportedTwoStep {
+                        spec,
+                        text: text.to_string(),
+                    })
+                }
             };
             i += 5;
             push_filtered(&mut rules, shapes, &dirs, modality, initial, text)?;
@@ -100,8 +189,10 @@ pub fn parse_betza(text: &str) -> Result<Vec<MoveRule>, String> {
             range = chars[i].to_digit(10);
             i += 1;
         }
-        let shapes = atom_shapes(atom, range, lame)
-            .ok_or_else(|| format!("unsupported Betza atom '{atom}' in {text}"))?;
+        let shapes = atom_shapes(atom, range, lame).ok_or_else(|| BetzaError::UnsupportedAtom {
+            atom,
+            text: text.to_string(),
+        })?;
         push_filtered(&mut rules, shapes, &dirs, modality, initial, text)?;
     }
     Ok(rules)
@@ -114,13 +205,13 @@ fn push_filtered(
     modality: Modality,
     initial: bool,
     text: &str,
-) -> Result<(), String> {
+) -> Result<(), BetzaError> {
     let forward_back = dirs.contains('f') || dirs.contains('b');
     let left_right = dirs.contains('l') || dirs.contains('r');
     if forward_back && left_right {
-        return Err(format!(
-            "compound directions (such as fl) are not supported in {text}"
-        ));
+        return Err(BetzaError::CompoundDirections {
+            text: text.to_string(),
+        });
     }
     let before = rules.len();
     for shape in shapes {
@@ -134,7 +225,9 @@ fn push_filtered(
         }
     }
     if rules.len() == before {
-        return Err(format!("direction modifiers select no move in {text}"));
+        return Err(BetzaError::NoMoveSelected {
+            text: text.to_string(),
+        });
     }
     Ok(())
 }
@@ -364,5 +457,9 @@ mod tests {
         assert!(parse_betza("fm").is_err());
         assert!(parse_betza("flW").is_err());
         assert!(parse_betza("vF").is_err());
+        assert_eq!(
+            parse_betza("X").unwrap_err().to_string(),
+            "unsupported Betza atom 'X' in X"
+        );
     }
 }

@@ -1,9 +1,40 @@
 //! Move text in the engine's coordinate notation: `e2e4`, promotions `e7e8q`, drops
 //! `E@b1` (uppercase for both colours), gating `e1f2h`, castling as the king's move.
 
+use std::fmt;
+
 use crate::rules::compile::BoardWidth;
 use crate::rules::moves::{Move, MoveKind, MoveList};
 use crate::rules::position::Position;
+
+/// Why a move text was not accepted. `Display` gives the one-line message the CLI and
+/// the protocols print; each kind keeps the text as given (trimmed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// Not a move on this board: empty, too long, not ASCII, squares off the board or an
+    /// unknown piece letter.
+    Unparsable(String),
+    /// A well-formed move that is not legal here (or a missing suffix that is needed).
+    Illegal(String),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Unparsable(text) => write!(f, "unparsable move '{text}'"),
+            MoveError::Illegal(text) => write!(f, "illegal move '{text}'"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// The message text, for callers whose errors are still strings (so `?` works there).
+impl From<MoveError> for String {
+    fn from(e: MoveError) -> String {
+        e.to_string()
+    }
+}
 
 impl<B: BoardWidth> Position<B> {
     /// The coordinate text of `m`.
@@ -35,10 +66,10 @@ impl<B: BoardWidth> Position<B> {
     /// without its suffix (the gate is compulsory), and a promotion without suffix where
     /// the variant has exactly one piece that is always available (Great Shatranj's
     /// Soldier, Shatar's Berse).
-    pub fn parse_move(&mut self, text: &str) -> Result<Move, String> {
+    pub fn parse_move(&mut self, text: &str) -> Result<Move, MoveError> {
         let text = text.trim();
         if text.is_empty() || text.len() > 8 || !text.is_ascii() {
-            return Err(format!("unparsable move '{text}'"));
+            return Err(MoveError::Unparsable(text.to_string()));
         }
         let normalized = match text.find('@') {
             Some(1) => {
@@ -49,7 +80,7 @@ impl<B: BoardWidth> Position<B> {
             _ => text.to_string(),
         };
         if !self.looks_like_move(&normalized) {
-            return Err(format!("unparsable move '{text}'"));
+            return Err(MoveError::Unparsable(text.to_string()));
         }
         let mut list = MoveList::new();
         self.generate_legal(&mut list);
@@ -82,7 +113,7 @@ impl<B: BoardWidth> Position<B> {
         }
         match (suffix_free, count_suffix_free) {
             (Some(m), 1) => Ok(m),
-            _ => Err(format!("illegal move '{text}'")),
+            _ => Err(MoveError::Illegal(text.to_string())),
         }
     }
 
