@@ -562,6 +562,67 @@ fn start_engine(
     }
 }
 
+/// The engine processes a worker has started, by slot.
+#[derive(Default)]
+struct Lives {
+    /// Processes started so far (the generation of the current one).
+    gens: [u64; 2],
+    /// The engine has been started once.
+    started: [bool; 2],
+}
+
+impl Lives {
+    /// Gets the engine in `slot` ready for the next game: restarted when its policy
+    /// (or its own request) says so, started when it is not running. False when the
+    /// worker must stop: an engine that cannot play at all (reported on `tx`), or a
+    /// broken one without `-recover`. A failed restart is left to the referee (that
+    /// engine forfeits).
+    fn ready(
+        &mut self,
+        cfg: &MatchConfig,
+        pair: &mut Pair,
+        slot: usize,
+        tx: &Sender<Event>,
+    ) -> bool {
+        let restart = pair.engines[slot].as_ref().is_some_and(|e| {
+            cfg.engines[slot].restart == Restart::On
+                || (cfg.engines[slot].restart == Restart::Auto && e.wants_restart)
+        });
+        if restart {
+            if let Some(e) = pair.engines[slot].take() {
+                e.quit();
+            }
+            pair.mux.retire(slot);
+        }
+        if pair.engines[slot].is_some() {
+            return true;
+        }
+        let broken = self.started[slot] && !restart;
+        if broken && !cfg.recover {
+            // The main thread stops the match; leave the game to nobody.
+            return false;
+        }
+        self.gens[slot] += 1;
+        let r = start_engine(cfg, pair, slot, self.gens[slot]);
+        if let Err(err) = r {
+            if !self.started[slot] {
+                let _ = tx.send(Event::Fatal(MatchError::CannotPlay {
+                    slot,
+                    name: cfg.engines[slot].fallback_name(),
+                    source: err,
+                }));
+                return false;
+            }
+            // A restart failed: the game is forfeited by that engine (referee).
+            tracing::warn!("restart of engine {} failed: {err}", slot + 1);
+        }
+        self.started[slot] = true;
+        true
+    }
+}
+
+/// Plays games from `queue` until it is empty or `stop` is set, with its own pair of
+/// engine processes, reporting on `tx`.
 fn worker(
     cfg: &MatchConfig,
     queue: &Mutex<VecDeque<GameSetup>>,
@@ -573,8 +634,7 @@ fn worker(
         mux: Mux::new(),
         engines: [None, None],
     };
-    let mut gens = [0u64; 2];
-    let mut started = [false; 2];
+    let mut lives = Lives::default();
     'games: loop {
         if stop.load(Ordering::SeqCst) {
             break;
@@ -585,39 +645,9 @@ fn worker(
         };
         let Some(job) = job else { break };
         for slot in 0..2 {
-            let restart = pair.engines[slot].as_ref().is_some_and(|e| {
-                cfg.engines[slot].restart == Restart::On
-                    || (cfg.engines[slot].restart == Restart::Auto && e.wants_restart)
-            });
-            if restart {
-                if let Some(e) = pair.engines[slot].take() {
-                    e.quit();
-                }
-                pair.mux.retire(slot);
-            }
-            if pair.engines[slot].is_some() {
-                continue;
-            }
-            let broken = started[slot] && !restart;
-            if broken && !cfg.recover {
-                // The main thread stops the match; leave the game to nobody.
+            if !lives.ready(cfg, &mut pair, slot, &tx) {
                 break 'games;
             }
-            gens[slot] += 1;
-            let r = start_engine(cfg, &mut pair, slot, gens[slot]);
-            if let Err(err) = r {
-                if !started[slot] {
-                    let _ = tx.send(Event::Fatal(MatchError::CannotPlay {
-                        slot,
-                        name: cfg.engines[slot].fallback_name(),
-                        source: err,
-                    }));
-                    break 'games;
-                }
-                // A restart failed: the game is forfeited by that engine (referee).
-                tracing::warn!("restart of engine {} failed: {err}", slot + 1);
-            }
-            started[slot] = true;
         }
         for e in pair.engines.iter().flatten() {
             if let Err(err) = e.check_start(job.fen.as_deref()) {

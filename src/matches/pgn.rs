@@ -83,8 +83,14 @@ pub fn write_game(rec: &GameRecord, meta: &PgnMeta, min: bool) -> String {
         );
     }
     out.push('\n');
+    wrap(&movetext(rec, &start_fen, min), &mut out);
+    out.push_str("\n\n");
+    out
+}
 
-    // Move numbers follow the start FEN.
+/// The movetext's words: move numbers (following the start FEN), moves, their
+/// comments unless `min`, the reason and the result.
+fn movetext(rec: &GameRecord, start_fen: &str, min: bool) -> Vec<String> {
     let fields: Vec<&str> = start_fen.split_whitespace().collect();
     let mut black = fields.get(1) == Some(&"b");
     let mut number: u32 = fields
@@ -112,7 +118,12 @@ pub fn write_game(rec: &GameRecord, meta: &PgnMeta, min: bool) -> String {
     }
     tokens.push(format!("{{{}}}", comment_safe(&rec.reason)));
     tokens.push(rec.result.pgn().to_string());
-    // Wrap at 80 columns.
+    tokens
+}
+
+/// Appends `tokens` to `out` separated by spaces, in lines of at most 79 columns (a
+/// longer token alone on its line); no newline after the last line.
+fn wrap(tokens: &[String], out: &mut String) {
     let mut line = String::new();
     for t in tokens {
         if !line.is_empty() && line.len() + 1 + t.len() > 79 {
@@ -123,11 +134,9 @@ pub fn write_game(rec: &GameRecord, meta: &PgnMeta, min: bool) -> String {
         if !line.is_empty() {
             line.push(' ');
         }
-        line.push_str(&t);
+        line.push_str(t);
     }
     out.push_str(&line);
-    out.push_str("\n\n");
-    out
 }
 
 /// One game read back from PGN.
