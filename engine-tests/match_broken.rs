@@ -3,7 +3,8 @@
 //! one makes false result claims over XBoard. Each foul must cost that engine the
 //! game, be written into the PGN with its reason, and the match must go on (with
 //! `-recover` for the engines that die). Also: the SPRT stops a one-sided match early,
-//! and without `-recover` a crash ends the match after that game.
+//! and without `-recover` a crash ends the match after that game; and `sako match`
+//! without arguments is bad input (the usage on standard error, exit status 2).
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -256,4 +257,21 @@ fn sprt_stops_a_one_sided_match() {
     assert!(games.len() < 60, "{} games", games.len());
     assert!(out.contains("SPRT: llr "), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn no_arguments_is_bad_input() {
+    let out = std::process::Command::new(SAKO)
+        .arg("match")
+        .output()
+        .expect("run sako match");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "exit 0; stderr: {stderr}");
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("usage: sako match"), "{stderr}");
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
 }

@@ -6,6 +6,154 @@ use std::path::PathBuf;
 
 use crate::rules::variant::{all_variants, variant_id};
 
+/// What is wrong with a `sako match` command line. `Display` gives the one-line message
+/// the CLI prints after `sako: `.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArgsError {
+    /// No words after `sako match`: the message ends with the usage.
+    NoArguments,
+    /// A word before the first option.
+    Stray(String),
+    /// An option sako match does not know.
+    UnknownOption(String),
+    /// `-fcp`, `-scp` or `-both`.
+    OldSyntax(String),
+    /// An engine option sako match does not know.
+    UnknownEngineOption(String),
+    /// An engine option cutechess has and sako match has not (`conf`, `book`, ...).
+    UnsupportedEngineOption(String),
+    /// An engine option given without `=VALUE`.
+    EngineOptionNeedsValue(String),
+    /// An option given without its value.
+    MissingValue(String),
+    /// An option given more than its one value.
+    TooManyValues {
+        /// The option, with its dash.
+        option: String,
+        /// The values, joined by spaces.
+        values: String,
+    },
+    /// A word that is not one of an option's `key=value` settings.
+    UnexpectedWord {
+        /// The option, with its dash.
+        option: String,
+        /// The word.
+        word: String,
+        /// The keys the option takes.
+        allowed: &'static [&'static str],
+    },
+    /// A value that does not parse: `bad value for WHAT: 'TEXT'`.
+    BadValue {
+        /// The option or key.
+        what: String,
+        /// The value as written.
+        text: String,
+        /// What was expected, if the message says it.
+        expected: Option<&'static str>,
+    },
+    /// A word that is not one of a few choices: `WHAT 'TEXT' (CHOICES)`.
+    BadChoice {
+        /// What the word is, e.g. `unknown protocol`, `-openings: bad format`.
+        what: &'static str,
+        /// The word as written.
+        text: String,
+        /// The choices (or the expected form).
+        choices: &'static str,
+    },
+    /// A `tc=` that does not parse.
+    BadTimeControl(String),
+    /// A `-variant` sako does not know.
+    UnknownVariant(String),
+    /// A `-tournament` other than two-engine round-robin or gauntlet.
+    Tournament(String),
+    /// Not exactly two `-engine` options (the number given).
+    EngineCount(usize),
+    /// An engine (by name) with no time control and no node or depth limit.
+    NoTimeControl(String),
+    /// An XBoard engine (by name) with a node limit.
+    NodesNeedUci(String),
+    /// A setting that breaks its option's rule; the text says which.
+    Invalid(&'static str),
+}
+
+impl std::fmt::Display for ArgsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ArgsError::NoArguments => {
+                write!(f, "no match arguments given\n\n{}", USAGE.trim_end())
+            }
+            ArgsError::Stray(word) => write!(f, "unexpected '{word}' before any option"),
+            ArgsError::UnknownOption(opt) => {
+                write!(f, "unknown option '{opt}' (sako match -help lists them)")
+            }
+            ArgsError::OldSyntax(opt) => write!(
+                f,
+                "{opt} is the old cutechess syntax: use -engine (first, second) and -each (both)"
+            ),
+            ArgsError::UnknownEngineOption(key) => write!(f, "unknown engine option '{key}'"),
+            ArgsError::UnsupportedEngineOption(key) => {
+                write!(f, "engine option '{key}' is not supported by sako match")
+            }
+            ArgsError::EngineOptionNeedsValue(key) => {
+                write!(f, "engine option '{key}' needs a value ({key}=...)")
+            }
+            ArgsError::MissingValue(option) => write!(f, "{option} needs a value"),
+            ArgsError::TooManyValues { option, values } => {
+                write!(f, "{option} takes one value, not '{values}'")
+            }
+            ArgsError::UnexpectedWord {
+                option,
+                word,
+                allowed,
+            } => {
+                let keys: Vec<String> = allowed.iter().map(|a| format!("{a}=...")).collect();
+                write!(f, "{option}: unexpected '{word}' (expected {})", keys.join(" "))
+            }
+            ArgsError::BadValue {
+                what,
+                text,
+                expected,
+            } => {
+                write!(f, "bad value for {what}: '{text}'")?;
+                match expected {
+                    Some(e) => write!(f, " ({e})"),
+                    None => Ok(()),
+                }
+            }
+            ArgsError::BadChoice {
+                what,
+                text,
+                choices,
+            } => write!(f, "{what} '{text}' ({choices})"),
+            ArgsError::BadTimeControl(text) => write!(
+                f,
+                "bad time control '{text}' (expected moves/time+increment, e.g. 40/60+0.5 or 5+0.05)"
+            ),
+            ArgsError::UnknownVariant(name) => {
+                let names: Vec<&str> = all_variants().iter().map(|v| v.name).collect();
+                write!(f, "unknown variant '{name}' (one of: {})", names.join(", "))
+            }
+            ArgsError::Tournament(kind) => {
+                write!(f, "-tournament {kind}: only two-engine matches are supported")
+            }
+            ArgsError::EngineCount(n) => {
+                write!(f, "a match needs exactly two -engine options, not {n}")
+            }
+            ArgsError::NoTimeControl(name) => write!(
+                f,
+                "engine {name} has no time control: give tc=, st=, nodes= or depth="
+            ),
+            ArgsError::NodesNeedUci(name) => write!(
+                f,
+                "engine {name}: nodes= needs proto=uci (XBoard has no node limit; use depth= or st=)"
+            ),
+            ArgsError::Invalid(text) => f.write_str(text),
+        }
+    }
+}
+
+impl std::error::Error for ArgsError {}
+
 /// The protocol an engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Proto {
@@ -37,14 +185,12 @@ pub enum TimeControl {
 impl TimeControl {
     /// Parses cutechess's `moves/time+increment` (time in seconds or `minutes:seconds`;
     /// `inf` for no limit).
-    pub fn parse(text: &str) -> Result<TimeControl, String> {
+    pub fn parse(text: &str) -> Result<TimeControl, ArgsError> {
         let t = text.trim();
         if t == "inf" || t == "infinite" {
             return Ok(TimeControl::Infinite);
         }
-        let bad = || {
-            format!("bad time control '{text}' (expected moves/time+increment, e.g. 40/60+0.5 or 5+0.05)")
-        };
+        let bad = || ArgsError::BadTimeControl(text.to_string());
         let (moves, rest) = match t.split_once('/') {
             Some((m, r)) => (m.parse::<u32>().map_err(|_| bad())?, r),
             None => (0, t),
@@ -377,18 +523,37 @@ Options:
   -event NAME  -site NAME  -srand N  -wait MS  -ratinginterval N  -debug
 ";
 
-fn parse_num<T: std::str::FromStr>(what: &str, text: &str) -> Result<T, String> {
-    text.trim()
-        .parse::<T>()
-        .map_err(|_| format!("bad value for {what}: '{text}'"))
+fn parse_num<T: std::str::FromStr>(what: &str, text: &str) -> Result<T, ArgsError> {
+    text.trim().parse::<T>().map_err(|_| ArgsError::BadValue {
+        what: what.to_string(),
+        text: text.to_string(),
+        expected: None,
+    })
 }
 
-fn parse_bool(what: &str, text: &str) -> Result<bool, String> {
+fn parse_bool(what: &str, text: &str) -> Result<bool, ArgsError> {
     match text.trim().to_ascii_lowercase().as_str() {
         "true" | "1" | "yes" | "on" => Ok(true),
         "false" | "0" | "no" | "off" => Ok(false),
-        _ => Err(format!("bad value for {what}: '{text}' (true or false)")),
+        _ => Err(ArgsError::BadValue {
+            what: what.to_string(),
+            text: text.to_string(),
+            expected: Some("true or false"),
+        }),
     }
+}
+
+/// A number of seconds that must be finite and positive (`st=`, `timeout=`).
+fn parse_seconds(what: &str, text: &str) -> Result<f64, ArgsError> {
+    let s: f64 = parse_num(what, text)?;
+    if !(s.is_finite() && s > 0.0) {
+        return Err(ArgsError::BadValue {
+            what: what.to_string(),
+            text: text.to_string(),
+            expected: None,
+        });
+    }
+    Ok(s)
 }
 
 /// Splits a command at whitespace, honouring single and double quotes.
@@ -429,8 +594,9 @@ struct RawEngine {
     items: Vec<(String, Option<String>)>,
 }
 
-fn build_engine(each: &RawEngine, own: &RawEngine) -> Result<EngineConfig, String> {
-    let mut cfg = EngineConfig {
+/// An engine's settings before a program is given: `-engine` and `-each` start here.
+fn default_engine() -> EngineConfig {
+    EngineConfig {
         name: None,
         command: Vec::new(),
         dir: None,
@@ -447,121 +613,167 @@ fn build_engine(each: &RawEngine, own: &RawEngine) -> Result<EngineConfig, Strin
         restart: Restart::Auto,
         stderr: None,
         initstr: Vec::new(),
+    }
+}
+
+/// An engine's settings while its `key=value` words are read, `-each`'s first.
+struct EngineBuilder {
+    cfg: EngineConfig,
+    /// The `cmd=` text, split when the engine is complete.
+    cmd: Option<String>,
+    /// Every `arg=`, in order.
+    extra_args: Vec<String>,
+    /// A `tc=` other than `inf`, or an `st=`, was given.
+    has_clock: bool,
+}
+
+/// An engine from the `-each` settings and its own `-engine` settings (which win).
+fn build_engine(each: &RawEngine, own: &RawEngine) -> Result<EngineConfig, ArgsError> {
+    let mut b = EngineBuilder {
+        cfg: default_engine(),
+        cmd: None,
+        extra_args: Vec::new(),
+        has_clock: false,
     };
-    let mut cmd: Option<String> = None;
-    let mut extra_args = Vec::new();
-    let mut has_clock = false;
     for (key, value) in each.items.iter().chain(own.items.iter()) {
-        let v = value.as_deref().unwrap_or("");
-        let need = || -> Result<&str, String> {
-            match value {
-                Some(v) => Ok(v.as_str()),
-                None => Err(format!("engine option '{key}' needs a value ({key}=...)")),
-            }
-        };
+        b.apply(key, value.as_deref())?;
+    }
+    b.finish()
+}
+
+impl EngineBuilder {
+    /// Applies one `key=value` (or bare `key`) engine setting.
+    fn apply(&mut self, key: &str, value: Option<&str>) -> Result<(), ArgsError> {
+        let need = || value.ok_or_else(|| ArgsError::EngineOptionNeedsValue(key.to_string()));
         if let Some(opt) = key.strip_prefix("option.") {
-            if opt.is_empty() {
-                return Err("empty option name in 'option.=...'".into());
-            }
-            cfg.options.retain(|(n, _)| n != opt);
-            cfg.options.push((opt.to_string(), v.to_string()));
-            continue;
+            return self.set_option(opt, value.unwrap_or(""));
         }
-        match key.as_str() {
+        let cfg = &mut self.cfg;
+        match key {
             "name" => cfg.name = Some(need()?.to_string()),
-            "cmd" => cmd = Some(need()?.to_string()),
-            "arg" => extra_args.push(need()?.to_string()),
+            "cmd" => self.cmd = Some(need()?.to_string()),
+            "arg" => self.extra_args.push(need()?.to_string()),
             "dir" => cfg.dir = Some(PathBuf::from(need()?)),
-            "proto" => {
-                cfg.proto = match need()? {
-                    "xboard" | "cecp" | "winboard" => Proto::Xboard,
-                    "uci" => Proto::Uci,
-                    other => return Err(format!("unknown protocol '{other}' (xboard or uci)")),
-                }
-            }
-            "tc" => {
-                cfg.tc = TimeControl::parse(need()?)?;
-                has_clock = cfg.tc != TimeControl::Infinite;
-            }
-            "st" => {
-                let s: f64 = parse_num("st", need()?)?;
-                if !(s.is_finite() && s > 0.0) {
-                    return Err(format!("bad value for st: '{v}'"));
-                }
-                cfg.tc = TimeControl::PerMove((s * 1000.0).round().max(1.0) as u64);
-                has_clock = true;
-            }
-            "nodes" => cfg.nodes = Some(parse_num("nodes", need()?)?),
-            "depth" => cfg.depth = Some(parse_num("depth", need()?)?),
-            "timemargin" => cfg.timemargin_ms = parse_num("timemargin", need()?)?,
-            "timeout" => {
-                let t: f64 = parse_num("timeout", need()?)?;
-                if !(t.is_finite() && t > 0.0) {
-                    return Err(format!("bad value for timeout: '{v}'"));
-                }
-                cfg.timeout_s = t;
+            "proto" => cfg.proto = parse_proto(need()?)?,
+            "tc" | "st" | "nodes" | "depth" | "timemargin" | "timeout" => {
+                self.set_limit(key, need()?)?
             }
             "variant" => cfg.variant = Some(need()?.to_string()),
-            "pieces" => {
-                cfg.pieces.clear();
-                for pair in need()?.split(',').filter(|p| !p.is_empty()) {
-                    let chars: Vec<char> = pair.chars().collect();
-                    match chars.as_slice() {
-                        [a, ':', b] if a.is_ascii_alphabetic() && b.is_ascii_alphabetic() => {
-                            cfg.pieces
-                                .push((a.to_ascii_uppercase(), b.to_ascii_uppercase()));
-                        }
-                        _ => {
-                            return Err(format!(
-                                "bad pieces pair '{pair}' (expected SAKO:ENGINE letters, e.g. Q:J)"
-                            ))
-                        }
-                    }
-                }
-            }
-            "whitepov" => {
-                cfg.whitepov = value.as_deref().map_or(Ok(true), |v| parse_bool(key, v))?
-            }
-            "restart" => {
-                cfg.restart = match need()? {
-                    "auto" => Restart::Auto,
-                    "on" => Restart::On,
-                    "off" => Restart::Off,
-                    other => return Err(format!("bad restart mode '{other}' (auto, on, off)")),
-                }
-            }
+            "pieces" => cfg.pieces = parse_pieces(need()?)?,
+            "whitepov" => cfg.whitepov = value.map_or(Ok(true), |v| parse_bool(key, v))?,
+            "restart" => cfg.restart = parse_restart(need()?)?,
             "stderr" => cfg.stderr = Some(PathBuf::from(need()?)),
             "initstr" => cfg
                 .initstr
                 .extend(need()?.split("\\n").map(|s| s.to_string())),
             "trust" | "ponder" => {} // claims are always checked; no pondering
             "conf" | "book" | "bookdepth" => {
-                return Err(format!(
-                    "engine option '{key}' is not supported by sako match"
-                ))
+                return Err(ArgsError::UnsupportedEngineOption(key.to_string()))
             }
-            other => return Err(format!("unknown engine option '{other}'")),
+            other => return Err(ArgsError::UnknownEngineOption(other.to_string())),
+        }
+        Ok(())
+    }
+
+    /// `option.NAME=VALUE`: a later setting of the same name replaces an earlier one.
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), ArgsError> {
+        if name.is_empty() {
+            return Err(ArgsError::Invalid("empty option name in 'option.=...'"));
+        }
+        self.cfg.options.retain(|(n, _)| n != name);
+        self.cfg.options.push((name.to_string(), value.to_string()));
+        Ok(())
+    }
+
+    /// The time and search limits: `tc=`, `st=`, `nodes=`, `depth=`, `timemargin=`,
+    /// `timeout=`.
+    fn set_limit(&mut self, key: &str, v: &str) -> Result<(), ArgsError> {
+        let cfg = &mut self.cfg;
+        match key {
+            "tc" => {
+                cfg.tc = TimeControl::parse(v)?;
+                self.has_clock = cfg.tc != TimeControl::Infinite;
+            }
+            "st" => {
+                let s = parse_seconds("st", v)?;
+                cfg.tc = TimeControl::PerMove((s * 1000.0).round().max(1.0) as u64);
+                self.has_clock = true;
+            }
+            "nodes" => cfg.nodes = Some(parse_num("nodes", v)?),
+            "depth" => cfg.depth = Some(parse_num("depth", v)?),
+            "timemargin" => cfg.timemargin_ms = parse_num("timemargin", v)?,
+            _ => cfg.timeout_s = parse_seconds("timeout", v)?,
+        }
+        Ok(())
+    }
+
+    /// The engine with its command and the checks that need all of its settings.
+    fn finish(self) -> Result<EngineConfig, ArgsError> {
+        let mut cfg = self.cfg;
+        let cmd = self
+            .cmd
+            .ok_or(ArgsError::Invalid("an engine has no cmd="))?;
+        cfg.command = split_command(&cmd);
+        if cfg.command.is_empty() {
+            return Err(ArgsError::Invalid("an engine has an empty cmd="));
+        }
+        cfg.command.extend(self.extra_args);
+        if !self.has_clock && cfg.nodes.is_none() && cfg.depth.is_none() {
+            return Err(ArgsError::NoTimeControl(cfg.fallback_name()));
+        }
+        if cfg.proto == Proto::Xboard && cfg.nodes.is_some() {
+            return Err(ArgsError::NodesNeedUci(cfg.fallback_name()));
+        }
+        Ok(cfg)
+    }
+}
+
+/// `proto=xboard|uci` (`cecp` and `winboard` are XBoard).
+fn parse_proto(v: &str) -> Result<Proto, ArgsError> {
+    match v {
+        "xboard" | "cecp" | "winboard" => Ok(Proto::Xboard),
+        "uci" => Ok(Proto::Uci),
+        other => Err(ArgsError::BadChoice {
+            what: "unknown protocol",
+            text: other.to_string(),
+            choices: "xboard or uci",
+        }),
+    }
+}
+
+/// `pieces=S:E[,S:E...]`, letters made uppercase.
+fn parse_pieces(v: &str) -> Result<Vec<(char, char)>, ArgsError> {
+    let mut pieces = Vec::new();
+    for pair in v.split(',').filter(|p| !p.is_empty()) {
+        let chars: Vec<char> = pair.chars().collect();
+        match chars.as_slice() {
+            [a, ':', b] if a.is_ascii_alphabetic() && b.is_ascii_alphabetic() => {
+                pieces.push((a.to_ascii_uppercase(), b.to_ascii_uppercase()));
+            }
+            _ => {
+                return Err(ArgsError::BadChoice {
+                    what: "bad pieces pair",
+                    text: pair.to_string(),
+                    choices: "expected SAKO:ENGINE letters, e.g. Q:J",
+                })
+            }
         }
     }
-    let cmd = cmd.ok_or("an engine has no cmd=")?;
-    cfg.command = split_command(&cmd);
-    if cfg.command.is_empty() {
-        return Err("an engine has an empty cmd=".into());
+    Ok(pieces)
+}
+
+/// `restart=auto|on|off`.
+fn parse_restart(v: &str) -> Result<Restart, ArgsError> {
+    match v {
+        "auto" => Ok(Restart::Auto),
+        "on" => Ok(Restart::On),
+        "off" => Ok(Restart::Off),
+        other => Err(ArgsError::BadChoice {
+            what: "bad restart mode",
+            text: other.to_string(),
+            choices: "auto, on, off",
+        }),
     }
-    cfg.command.extend(extra_args);
-    if !has_clock && cfg.nodes.is_none() && cfg.depth.is_none() {
-        return Err(format!(
-            "engine {} has no time control: give tc=, st=, nodes= or depth=",
-            cfg.fallback_name()
-        ));
-    }
-    if cfg.proto == Proto::Xboard && cfg.nodes.is_some() {
-        return Err(format!(
-            "engine {}: nodes= needs proto=uci (XBoard has no node limit; use depth= or st=)",
-            cfg.fallback_name()
-        ));
-    }
-    Ok(cfg)
 }
 
 fn key_values(words: &[String]) -> Vec<(String, Option<String>)> {
@@ -577,35 +789,32 @@ fn key_values(words: &[String]) -> Vec<(String, Option<String>)> {
 fn kv_map(
     option: &str,
     words: &[String],
-    allowed: &[&str],
-) -> Result<Vec<(String, String)>, String> {
+    allowed: &'static [&'static str],
+) -> Result<Vec<(String, String)>, ArgsError> {
     let mut out = Vec::new();
     for w in words {
         match w.split_once('=') {
             Some((k, v)) if allowed.contains(&k) => out.push((k.to_string(), v.to_string())),
             _ => {
-                return Err(format!(
-                    "{option}: unexpected '{w}' (expected {})",
-                    allowed
-                        .iter()
-                        .map(|a| format!("{a}=..."))
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                ))
+                return Err(ArgsError::UnexpectedWord {
+                    option: option.to_string(),
+                    word: w.clone(),
+                    allowed,
+                })
             }
         }
     }
     Ok(out)
 }
 
-fn one_value<'a>(option: &str, words: &'a [String]) -> Result<&'a str, String> {
+fn one_value<'a>(option: &str, words: &'a [String]) -> Result<&'a str, ArgsError> {
     match words {
         [v] => Ok(v.as_str()),
-        [] => Err(format!("{option} needs a value")),
-        _ => Err(format!(
-            "{option} takes one value, not '{}'",
-            words.join(" ")
-        )),
+        [] => Err(ArgsError::MissingValue(option.to_string())),
+        _ => Err(ArgsError::TooManyValues {
+            option: option.to_string(),
+            values: words.join(" "),
+        }),
     }
 }
 
@@ -623,30 +832,9 @@ pub enum Parsed {
     Help,
 }
 
-/// Parses the words after `sako match`.
-pub fn parse(args: &[String]) -> Result<Parsed, String> {
-    if args.is_empty()
-        || args
-            .iter()
-            .any(|a| a == "--help" || a == "-help" || a == "-h")
-    {
-        return Ok(Parsed::Help);
-    }
-    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
-    for a in args {
-        if is_option(a) {
-            let name = a.trim_start_matches('-').to_string();
-            groups.push((name, Vec::new()));
-        } else {
-            match groups.last_mut() {
-                Some((_, values)) => values.push(a.clone()),
-                None => return Err(format!("unexpected '{a}' before any option")),
-            }
-        }
-    }
-    let mut each = RawEngine::default();
-    let mut raw_engines: Vec<RawEngine> = Vec::new();
-    let mut cfg = MatchConfig {
+/// The match-wide settings before the command line changes them.
+fn default_config() -> MatchConfig {
+    MatchConfig {
         engines: Vec::new(),
         variant: "normal".into(),
         games: 1,
@@ -668,228 +856,292 @@ pub fn parse(args: &[String]) -> Result<Parsed, String> {
         wait_ms: 0,
         ratinginterval: 1,
         debug: false,
-    };
+    }
+}
+
+/// The words grouped by option: `-games 2 -pgnout f min` is `[("games", ["2"]),
+/// ("pgnout", ["f", "min"])]`.
+fn group_options(args: &[String]) -> Result<Vec<(String, Vec<String>)>, ArgsError> {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for a in args {
+        if is_option(a) {
+            let name = a.trim_start_matches('-').to_string();
+            groups.push((name, Vec::new()));
+        } else {
+            match groups.last_mut() {
+                Some((_, values)) => values.push(a.clone()),
+                None => return Err(ArgsError::Stray(a.clone())),
+            }
+        }
+    }
+    Ok(groups)
+}
+
+/// Parses the words after `sako match`.
+pub fn parse(args: &[String]) -> Result<Parsed, ArgsError> {
+    if args.is_empty() {
+        return Err(ArgsError::NoArguments);
+    }
+    if args
+        .iter()
+        .any(|a| a == "--help" || a == "-help" || a == "-h")
+    {
+        return Ok(Parsed::Help);
+    }
+    let mut each = RawEngine::default();
+    let mut raw_engines: Vec<RawEngine> = Vec::new();
+    let mut cfg = default_config();
     let mut srand_given = false;
-    for (name, values) in &groups {
-        let opt = format!("-{name}");
+    for (name, values) in &group_options(args)? {
         match name.as_str() {
             "help" | "h" => return Ok(Parsed::Help),
             "engine" => raw_engines.push(RawEngine {
                 items: key_values(values),
             }),
             "each" => each.items.extend(key_values(values)),
-            "variant" => {
-                let v = one_value(&opt, values)?;
-                let id = variant_id(v).ok_or_else(|| {
-                    let names: Vec<&str> = all_variants().iter().map(|v| v.name).collect();
-                    format!("unknown variant '{v}' (one of: {})", names.join(", "))
-                })?;
-                cfg.variant = all_variants()[id].name.to_string();
-            }
-            "games" => cfg.games = parse_num(&opt, one_value(&opt, values)?)?,
-            "rounds" => cfg.rounds = parse_num(&opt, one_value(&opt, values)?)?,
-            "repeat" => {
-                cfg.repeat = match values.as_slice() {
-                    [] => 2,
-                    [n] => parse_num(&opt, n)?,
-                    _ => return Err("-repeat takes at most one value".into()),
-                }
-            }
-            "noswap" => cfg.noswap = true,
-            "concurrency" => cfg.concurrency = parse_num(&opt, one_value(&opt, values)?)?,
-            "openings" => {
-                let kv = kv_map(
-                    &opt,
-                    values,
-                    &["file", "format", "order", "plies", "start", "policy"],
-                )?;
-                let mut o = OpeningsConfig {
-                    file: PathBuf::new(),
-                    format: OpeningFormat::Pgn,
-                    order: OpeningOrder::Sequential,
-                    plies: None,
-                    start: 1,
-                };
-                let mut file = None;
-                let mut format_given = false;
-                for (k, v) in kv {
-                    match k.as_str() {
-                        "file" => file = Some(PathBuf::from(v)),
-                        "format" => {
-                            format_given = true;
-                            o.format = match v.as_str() {
-                                "epd" => OpeningFormat::Epd,
-                                "pgn" => OpeningFormat::Pgn,
-                                _ => {
-                                    return Err(format!("-openings: bad format '{v}' (epd or pgn)"))
-                                }
-                            }
-                        }
-                        "order" => {
-                            o.order = match v.as_str() {
-                                "random" => OpeningOrder::Random,
-                                "sequential" => OpeningOrder::Sequential,
-                                _ => {
-                                    return Err(format!(
-                                        "-openings: bad order '{v}' (random or sequential)"
-                                    ))
-                                }
-                            }
-                        }
-                        "plies" => o.plies = Some(parse_num("plies", &v)?),
-                        "start" => {
-                            o.start = parse_num("start", &v)?;
-                            if o.start == 0 {
-                                return Err("-openings: start counts from 1".into());
-                            }
-                        }
-                        _ => {} // policy: every game takes the next opening per -repeat
-                    }
-                }
-                o.file = file.ok_or("-openings needs file=")?;
-                if !format_given && o.file.extension().is_some_and(|e| e == "epd") {
-                    o.format = OpeningFormat::Epd; // cutechess would read PGN; be kind
-                }
-                cfg.openings = Some(o);
-            }
-            "pgnout" => {
-                let (file, flags) = values.split_first().ok_or("-pgnout needs a file")?;
-                let mut p = PgnOut {
-                    file: PathBuf::from(file),
-                    min: false,
-                    finished_only: false,
-                };
-                for f in flags {
-                    match f.as_str() {
-                        "min" => p.min = true,
-                        "fi" => p.finished_only = true,
-                        _ => return Err(format!("-pgnout: unknown flag '{f}' (min, fi)")),
-                    }
-                }
-                cfg.pgnout = Some(p);
-            }
-            "epdout" => cfg.epdout = Some(PathBuf::from(one_value(&opt, values)?)),
-            "draw" => {
-                let mut d = DrawRule {
-                    movenumber: 0,
-                    movecount: 1,
-                    score: 0,
-                };
-                let mut has_score = false;
-                for (k, v) in kv_map(&opt, values, &["movenumber", "movecount", "score"])? {
-                    match k.as_str() {
-                        "movenumber" => d.movenumber = parse_num("movenumber", &v)?,
-                        "movecount" => d.movecount = parse_num("movecount", &v)?,
-                        _ => {
-                            d.score = parse_num("score", &v)?;
-                            has_score = true;
-                        }
-                    }
-                }
-                if !has_score {
-                    return Err("-draw needs score=".into());
-                }
-                cfg.draw = Some(d);
-            }
-            "resign" => {
-                let mut r = ResignRule {
-                    movecount: 1,
-                    score: 0,
-                    twosided: false,
-                };
-                let mut has_score = false;
-                for (k, v) in kv_map(&opt, values, &["movecount", "score", "twosided"])? {
-                    match k.as_str() {
-                        "movecount" => r.movecount = parse_num("movecount", &v)?,
-                        "twosided" => r.twosided = parse_bool("twosided", &v)?,
-                        _ => {
-                            r.score = parse_num("score", &v)?;
-                            has_score = true;
-                        }
-                    }
-                }
-                if !has_score {
-                    return Err("-resign needs score=".into());
-                }
-                cfg.resign = Some(r);
-            }
-            "maxmoves" => {
-                let n: u32 = parse_num(&opt, one_value(&opt, values)?)?;
-                cfg.maxmoves = (n > 0).then_some(n);
-            }
-            "sprt" => {
-                let mut s = SprtConfig {
-                    elo0: 0.0,
-                    elo1: 5.0,
-                    alpha: 0.05,
-                    beta: 0.05,
-                };
-                for (k, v) in kv_map(&opt, values, &["elo0", "elo1", "alpha", "beta"])? {
-                    let x: f64 = parse_num(&k, &v)?;
-                    match k.as_str() {
-                        "elo0" => s.elo0 = x,
-                        "elo1" => s.elo1 = x,
-                        "alpha" => s.alpha = x,
-                        _ => s.beta = x,
-                    }
-                }
-                let p_ok = |p: f64| p > 0.0 && p < 1.0;
-                if !(p_ok(s.alpha) && p_ok(s.beta)) {
-                    return Err("-sprt: alpha and beta must be between 0 and 1".into());
-                }
-                if s.elo0 >= s.elo1 {
-                    return Err("-sprt: elo0 must be below elo1".into());
-                }
-                cfg.sprt = Some(s);
-            }
-            "recover" => cfg.recover = true,
-            "event" => cfg.event = values.join(" "),
-            "site" => cfg.site = values.join(" "),
             "srand" => {
-                cfg.srand = parse_num(&opt, one_value(&opt, values)?)?;
+                cfg.srand = parse_num("-srand", one_value("-srand", values)?)?;
                 srand_given = true;
             }
-            "wait" => cfg.wait_ms = parse_num(&opt, one_value(&opt, values)?)?,
-            "ratinginterval" => cfg.ratinginterval = parse_num(&opt, one_value(&opt, values)?)?,
-            "debug" => cfg.debug = true,
-            "tournament" => {
-                let t = one_value(&opt, values)?;
-                if t != "round-robin" && t != "gauntlet" {
-                    return Err(format!(
-                        "-tournament {t}: only two-engine matches are supported"
-                    ));
+            _ => apply_match_option(&mut cfg, name, values)?,
+        }
+    }
+    complete(cfg, &each, &raw_engines, srand_given).map(|cfg| Parsed::Run(Box::new(cfg)))
+}
+
+/// Applies one match-wide option (`name` without its dash) and its values.
+fn apply_match_option(
+    cfg: &mut MatchConfig,
+    name: &str,
+    values: &[String],
+) -> Result<(), ArgsError> {
+    let opt = format!("-{name}");
+    let one = || one_value(&opt, values);
+    match name {
+        "variant" => cfg.variant = parse_variant(one()?)?,
+        "games" => cfg.games = parse_num(&opt, one()?)?,
+        "rounds" => cfg.rounds = parse_num(&opt, one()?)?,
+        "repeat" => {
+            cfg.repeat = match values {
+                [] => 2,
+                [n] => parse_num(&opt, n)?,
+                _ => return Err(ArgsError::Invalid("-repeat takes at most one value")),
+            }
+        }
+        "noswap" => cfg.noswap = true,
+        "concurrency" => cfg.concurrency = parse_num(&opt, one()?)?,
+        "openings" => cfg.openings = Some(parse_openings(&opt, values)?),
+        "pgnout" => cfg.pgnout = Some(parse_pgnout(values)?),
+        "epdout" => cfg.epdout = Some(PathBuf::from(one()?)),
+        "draw" => cfg.draw = Some(parse_draw(&opt, values)?),
+        "resign" => cfg.resign = Some(parse_resign(&opt, values)?),
+        "maxmoves" => {
+            let n: u32 = parse_num(&opt, one()?)?;
+            cfg.maxmoves = (n > 0).then_some(n);
+        }
+        "sprt" => cfg.sprt = Some(parse_sprt(&opt, values)?),
+        "recover" => cfg.recover = true,
+        "event" => cfg.event = values.join(" "),
+        "site" => cfg.site = values.join(" "),
+        "wait" => cfg.wait_ms = parse_num(&opt, one()?)?,
+        "ratinginterval" => cfg.ratinginterval = parse_num(&opt, one()?)?,
+        "debug" => cfg.debug = true,
+        "tournament" => {
+            let t = one()?;
+            if t != "round-robin" && t != "gauntlet" {
+                return Err(ArgsError::Tournament(t.to_string()));
+            }
+        }
+        "outcomeinterval" | "bookmode" | "seeds" => {}
+        "fcp" | "scp" | "both" => return Err(ArgsError::OldSyntax(opt)),
+        _ => return Err(ArgsError::UnknownOption(opt)),
+    }
+    Ok(())
+}
+
+/// sako's own name of the variant `v` names.
+fn parse_variant(v: &str) -> Result<String, ArgsError> {
+    let id = variant_id(v).ok_or_else(|| ArgsError::UnknownVariant(v.to_string()))?;
+    Ok(all_variants()[id].name.to_string())
+}
+
+/// `-openings file=F format=epd|pgn order=random|sequential plies=N start=N`.
+fn parse_openings(opt: &str, values: &[String]) -> Result<OpeningsConfig, ArgsError> {
+    const KEYS: &[&str] = &["file", "format", "order", "plies", "start", "policy"];
+    let mut o = OpeningsConfig {
+        file: PathBuf::new(),
+        format: OpeningFormat::Pgn,
+        order: OpeningOrder::Sequential,
+        plies: None,
+        start: 1,
+    };
+    let mut file = None;
+    let mut format_given = false;
+    for (k, v) in kv_map(opt, values, KEYS)? {
+        let bad = |what, choices| ArgsError::BadChoice {
+            what,
+            text: v.clone(),
+            choices,
+        };
+        match k.as_str() {
+            "file" => file = Some(PathBuf::from(&v)),
+            "format" => {
+                format_given = true;
+                o.format = match v.as_str() {
+                    "epd" => OpeningFormat::Epd,
+                    "pgn" => OpeningFormat::Pgn,
+                    _ => return Err(bad("-openings: bad format", "epd or pgn")),
                 }
             }
-            "outcomeinterval" | "bookmode" | "seeds" => {}
-            "fcp" | "scp" | "both" => {
-                return Err(format!(
-                "{opt} is the old cutechess syntax: use -engine (first, second) and -each (both)"
-            ))
+            "order" => {
+                o.order = match v.as_str() {
+                    "random" => OpeningOrder::Random,
+                    "sequential" => OpeningOrder::Sequential,
+                    _ => return Err(bad("-openings: bad order", "random or sequential")),
+                }
             }
+            "plies" => o.plies = Some(parse_num("plies", &v)?),
+            "start" => {
+                o.start = parse_num("start", &v)?;
+                if o.start == 0 {
+                    return Err(ArgsError::Invalid("-openings: start counts from 1"));
+                }
+            }
+            _ => {} // policy: every game takes the next opening per -repeat
+        }
+    }
+    o.file = file.ok_or(ArgsError::Invalid("-openings needs file="))?;
+    if !format_given && o.file.extension().is_some_and(|e| e == "epd") {
+        o.format = OpeningFormat::Epd; // cutechess would read PGN; be kind
+    }
+    Ok(o)
+}
+
+/// `-pgnout FILE [min] [fi]`.
+fn parse_pgnout(values: &[String]) -> Result<PgnOut, ArgsError> {
+    let (file, flags) = values
+        .split_first()
+        .ok_or(ArgsError::Invalid("-pgnout needs a file"))?;
+    let mut p = PgnOut {
+        file: PathBuf::from(file),
+        min: false,
+        finished_only: false,
+    };
+    for f in flags {
+        match f.as_str() {
+            "min" => p.min = true,
+            "fi" => p.finished_only = true,
             _ => {
-                return Err(format!(
-                    "unknown option '{opt}' (sako match -help lists them)"
-                ))
+                return Err(ArgsError::BadChoice {
+                    what: "-pgnout: unknown flag",
+                    text: f.clone(),
+                    choices: "min, fi",
+                })
             }
         }
     }
-    if raw_engines.len() != 2 {
-        return Err(format!(
-            "a match needs exactly two -engine options, not {}",
-            raw_engines.len()
+    Ok(p)
+}
+
+/// `-draw movenumber=N movecount=C score=S` (`score=` required).
+fn parse_draw(opt: &str, values: &[String]) -> Result<DrawRule, ArgsError> {
+    let mut d = DrawRule {
+        movenumber: 0,
+        movecount: 1,
+        score: 0,
+    };
+    let mut has_score = false;
+    for (k, v) in kv_map(opt, values, &["movenumber", "movecount", "score"])? {
+        match k.as_str() {
+            "movenumber" => d.movenumber = parse_num("movenumber", &v)?,
+            "movecount" => d.movecount = parse_num("movecount", &v)?,
+            _ => {
+                d.score = parse_num("score", &v)?;
+                has_score = true;
+            }
+        }
+    }
+    if !has_score {
+        return Err(ArgsError::Invalid("-draw needs score="));
+    }
+    Ok(d)
+}
+
+/// `-resign movecount=C score=S [twosided=true]` (`score=` required).
+fn parse_resign(opt: &str, values: &[String]) -> Result<ResignRule, ArgsError> {
+    let mut r = ResignRule {
+        movecount: 1,
+        score: 0,
+        twosided: false,
+    };
+    let mut has_score = false;
+    for (k, v) in kv_map(opt, values, &["movecount", "score", "twosided"])? {
+        match k.as_str() {
+            "movecount" => r.movecount = parse_num("movecount", &v)?,
+            "twosided" => r.twosided = parse_bool("twosided", &v)?,
+            _ => {
+                r.score = parse_num("score", &v)?;
+                has_score = true;
+            }
+        }
+    }
+    if !has_score {
+        return Err(ArgsError::Invalid("-resign needs score="));
+    }
+    Ok(r)
+}
+
+/// `-sprt elo0=E0 elo1=E1 alpha=A beta=B`, checked for a test that can decide.
+fn parse_sprt(opt: &str, values: &[String]) -> Result<SprtConfig, ArgsError> {
+    let mut s = SprtConfig {
+        elo0: 0.0,
+        elo1: 5.0,
+        alpha: 0.05,
+        beta: 0.05,
+    };
+    for (k, v) in kv_map(opt, values, &["elo0", "elo1", "alpha", "beta"])? {
+        let x: f64 = parse_num(&k, &v)?;
+        match k.as_str() {
+            "elo0" => s.elo0 = x,
+            "elo1" => s.elo1 = x,
+            "alpha" => s.alpha = x,
+            _ => s.beta = x,
+        }
+    }
+    let p_ok = |p: f64| p > 0.0 && p < 1.0;
+    if !(p_ok(s.alpha) && p_ok(s.beta)) {
+        return Err(ArgsError::Invalid(
+            "-sprt: alpha and beta must be between 0 and 1",
         ));
     }
-    for raw in &raw_engines {
-        cfg.engines.push(build_engine(&each, raw)?);
+    if s.elo0 >= s.elo1 {
+        return Err(ArgsError::Invalid("-sprt: elo0 must be below elo1"));
+    }
+    Ok(s)
+}
+
+/// The match with its two engines, after the checks that need every option; without
+/// `-srand` the seed comes from the clock.
+fn complete(
+    mut cfg: MatchConfig,
+    each: &RawEngine,
+    raw_engines: &[RawEngine],
+    srand_given: bool,
+) -> Result<MatchConfig, ArgsError> {
+    if raw_engines.len() != 2 {
+        return Err(ArgsError::EngineCount(raw_engines.len()));
+    }
+    for raw in raw_engines {
+        cfg.engines.push(build_engine(each, raw)?);
     }
     if cfg.games == 0 || cfg.rounds == 0 {
-        return Err("-games and -rounds must be at least 1".into());
+        return Err(ArgsError::Invalid("-games and -rounds must be at least 1"));
     }
     if cfg.repeat == 0 {
-        return Err("-repeat must be at least 1".into());
+        return Err(ArgsError::Invalid("-repeat must be at least 1"));
     }
     if cfg.concurrency == 0 {
-        return Err("-concurrency must be at least 1".into());
+        return Err(ArgsError::Invalid("-concurrency must be at least 1"));
     }
     if cfg.ratinginterval == 0 {
         cfg.ratinginterval = 1;
@@ -900,7 +1152,7 @@ pub fn parse(args: &[String]) -> Result<Parsed, String> {
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(1);
     }
-    Ok(Parsed::Run(Box::new(cfg)))
+    Ok(cfg)
 }
 
 #[cfg(test)]
@@ -978,7 +1230,7 @@ mod tests {
     #[test]
     fn errors_are_explained() {
         let err = |s: &str| match parse(&words(s)) {
-            Err(e) => e,
+            Err(e) => e.to_string(),
             Ok(_) => panic!("'{s}' should fail"),
         };
         assert!(err("-engine cmd=a tc=1 -engine cmd=b tc=1 -bogus").contains("unknown option"));
@@ -989,6 +1241,8 @@ mod tests {
         );
         assert!(err("-engine cmd=a nodes=5 -engine cmd=b st=1").contains("proto=uci"));
         assert!(err("-engine cmd=a st=1 pieces=QJ -engine cmd=b st=1").contains("pieces"));
+        assert!(matches!(parse(&[]), Err(ArgsError::NoArguments)));
+        assert!(err("").contains("usage: sako match"));
     }
 
     #[test]

@@ -529,60 +529,16 @@ impl Engine {
             any_feature = true;
             let mut done = None;
             for (k, v) in parse_features(rest) {
-                let on = v == "1";
-                let known = match k.as_str() {
-                    "ping" => {
-                        self.xb.ping = on;
-                        true
-                    }
-                    "setboard" => {
-                        self.xb.setboard = on;
-                        true
-                    }
-                    "usermove" => {
-                        self.xb.usermove = on;
-                        true
-                    }
-                    "reuse" => {
-                        self.xb.reuse = on;
-                        true
-                    }
-                    "memory" => {
-                        self.xb.memory = on;
-                        true
-                    }
-                    "smp" => {
-                        self.xb.smp = on;
-                        true
-                    }
-                    "variants" => {
-                        self.xb.variants =
-                            Some(v.split(',').map(|s| s.trim().to_string()).collect());
-                        true
-                    }
-                    "myname" => {
-                        self.xb.myname = Some(v.clone());
-                        true
-                    }
-                    "option" => {
-                        let name = v.split(" -").next().unwrap_or("").trim().to_string();
-                        self.xb.options.push(name);
-                        true
-                    }
-                    "done" => {
-                        done = Some(on);
-                        true
-                    }
-                    "san" => false, // we speak coordinates only
-                    "sigint" | "sigterm" | "time" | "draw" | "colors" | "name" | "analyze"
-                    | "pause" | "nps" | "debug" | "playother" | "ics" | "exclude" | "setscore"
-                    | "highlight" | "egt" | "reuse_" | "smp_" => true,
-                    _ => false,
-                };
-                if k != "done" {
-                    let verdict = if known { "accepted" } else { "rejected" };
-                    self.send(&format!("{verdict} {k}"))?;
+                if k == "done" {
+                    done = Some(v == "1");
+                    continue;
                 }
+                let verdict = if self.take_feature(&k, &v) {
+                    "accepted"
+                } else {
+                    "rejected"
+                };
+                self.send(&format!("{verdict} {k}"))?;
             }
             match done {
                 Some(true) => break,
@@ -603,6 +559,34 @@ impl Engine {
             }
         }
         Ok(())
+    }
+
+    /// Records the XBoard feature `k=v`; false for a feature sako cannot use (it is
+    /// rejected).
+    fn take_feature(&mut self, k: &str, v: &str) -> bool {
+        let on = v == "1";
+        match k {
+            "ping" => self.xb.ping = on,
+            "setboard" => self.xb.setboard = on,
+            "usermove" => self.xb.usermove = on,
+            "reuse" => self.xb.reuse = on,
+            "memory" => self.xb.memory = on,
+            "smp" => self.xb.smp = on,
+            "variants" => {
+                self.xb.variants = Some(v.split(',').map(|s| s.trim().to_string()).collect())
+            }
+            "myname" => self.xb.myname = Some(v.to_string()),
+            "option" => {
+                let name = v.split(" -").next().unwrap_or("").trim().to_string();
+                self.xb.options.push(name);
+            }
+            "san" => return false, // we speak coordinates only
+            "sigint" | "sigterm" | "time" | "draw" | "colors" | "name" | "analyze" | "pause"
+            | "nps" | "debug" | "playother" | "ics" | "exclude" | "setscore" | "highlight"
+            | "egt" | "reuse_" | "smp_" => {}
+            _ => return false,
+        }
+        true
     }
 
     /// The name this engine knows the match's variant by.

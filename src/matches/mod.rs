@@ -19,17 +19,18 @@ pub mod pgn;
 pub mod referee;
 
 use std::collections::VecDeque;
-use std::fs::OpenOptions;
+use std::fs::{File, OpenOptions};
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use args::{MatchConfig, OpeningOrder, Parsed, Restart};
+use args::{ArgsError, MatchConfig, OpeningOrder, Parsed, Restart};
 use elo::{Score, Sprt, SprtState};
 use engine::{Engine, EngineError, Mux};
-use openings::{Opening, Rng};
+use openings::{Opening, OpeningsError, Rng};
 use pgn::PgnMeta;
 use referee::{Adjudication, Foul, GameRecord, GameSetup, Pair};
 
@@ -101,15 +102,82 @@ pub struct MatchSummary {
     pub stopped: Option<String>,
 }
 
+/// Why a match could not be played. Fouls during games are results, not errors.
+/// `Display` gives the one-line message the CLI prints after `sako: `.
+#[derive(Debug)]
+pub enum MatchError {
+    /// A bad command line (or none).
+    Args(ArgsError),
+    /// The openings file cannot be used.
+    Openings(OpeningsError),
+    /// An output file (`-pgnout`, `-epdout`) cannot be opened.
+    Output {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// An engine cannot play at its first start.
+    CannotPlay {
+        /// 0-based engine slot.
+        slot: usize,
+        /// Its name from the command line.
+        name: String,
+        /// Why.
+        source: EngineError,
+    },
+    /// An engine cannot play a game's start position (e.g. an XBoard engine without
+    /// `setboard` given a position with pieces in hand).
+    Engine(EngineError),
+}
+
+impl std::fmt::Display for MatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MatchError::Args(e) => e.fmt(f),
+            MatchError::Openings(e) => e.fmt(f),
+            MatchError::Output { path, source } => {
+                write!(f, "cannot open {}: {source}", path.display())
+            }
+            MatchError::CannotPlay { slot, name, source } => {
+                write!(f, "engine {} ({name}) cannot play: {source}", slot + 1)
+            }
+            MatchError::Engine(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for MatchError {}
+
+impl From<ArgsError> for MatchError {
+    fn from(e: ArgsError) -> MatchError {
+        MatchError::Args(e)
+    }
+}
+
+impl From<OpeningsError> for MatchError {
+    fn from(e: OpeningsError) -> MatchError {
+        MatchError::Openings(e)
+    }
+}
+
+/// The message, for callers whose errors are text (`sako`'s `main`).
+impl From<MatchError> for String {
+    fn from(e: MatchError) -> String {
+        e.to_string()
+    }
+}
+
 enum Event {
     Started { index: usize, names: [String; 2] },
     Finished(Box<GameRecord>),
-    Fatal(String),
+    Fatal(MatchError),
 }
 
-/// Runs `sako match ARGS...`, printing to `out`. Errors are for bad arguments and
-/// engines that cannot start; fouls during games are results, not errors.
-pub fn run_cli(args: &[String], out: &mut dyn Write) -> Result<MatchSummary, String> {
+/// Runs `sako match ARGS...`, printing to `out`. Errors are for bad arguments (no
+/// arguments at all is one: the message carries the usage) and engines that cannot
+/// start; fouls during games are results, not errors.
+pub fn run_cli(args: &[String], out: &mut dyn Write) -> Result<MatchSummary, MatchError> {
     match args::parse(args)? {
         Parsed::Help => {
             let _ = out.write_all(args::USAGE.as_bytes());
@@ -153,41 +221,35 @@ fn schedule(cfg: &MatchConfig, book: &[Opening]) -> Vec<GameSetup> {
         .collect()
 }
 
-/// Runs a parsed match.
-pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary, String> {
-    let book: Vec<Opening> = match &cfg.openings {
+/// The openings of the match: its file's, or the variant's start position alone.
+fn load_book(cfg: &MatchConfig) -> Result<Vec<Opening>, MatchError> {
+    Ok(match &cfg.openings {
         Some(o) => openings::load(o, &cfg.variant)?,
         None => vec![Opening {
             fen: None,
             moves: Vec::new(),
         }],
-    };
+    })
+}
+
+/// Opens an output file for appending (created if missing).
+fn open_append(path: &Path) -> Result<File, MatchError> {
+    OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|source| MatchError::Output {
+            path: path.to_path_buf(),
+            source,
+        })
+}
+
+/// Runs a parsed match: worker threads play the games, this thread reports them.
+pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary, MatchError> {
+    let book = load_book(cfg)?;
     let jobs = schedule(cfg, &book);
     let total = jobs.len();
-    let mut pgn_file = match &cfg.pgnout {
-        Some(p) => Some(
-            OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&p.file)
-                .map_err(|e| format!("cannot open {}: {e}", p.file.display()))?,
-        ),
-        None => None,
-    };
-    let mut epd_file = match &cfg.epdout {
-        Some(p) => Some(
-            OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(p)
-                .map_err(|e| format!("cannot open {}: {e}", p.display()))?,
-        ),
-        None => None,
-    };
-    let meta = PgnMeta {
-        event: cfg.event.clone(),
-        site: cfg.site.clone(),
-    };
+    let mut tally = Tally::new(cfg, total, out)?;
     let adj = Adjudication {
         draw: cfg.draw.clone(),
         resign: cfg.resign.clone(),
@@ -197,14 +259,6 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
     let stop = AtomicBool::new(false);
     let workers = cfg.concurrency.min(total).max(1);
     let (tx, rx) = channel::<Event>();
-    let mut summary = MatchSummary::default();
-    let mut fatal: Option<String> = None;
-    let began = Instant::now();
-    let mut w = |s: &str| {
-        let _ = writeln!(out, "{s}");
-        let _ = out.flush();
-    };
-
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let tx = tx.clone();
@@ -214,157 +268,274 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
             scope.spawn(move || worker(cfg, queue, stop, adj, tx));
         }
         drop(tx);
-
-        let mut names: [String; 2] = [
-            cfg.engines[0].fallback_name(),
-            cfg.engines[1].fallback_name(),
-        ];
-        let mut as_white = Score::default();
-        let mut as_black = Score::default();
-        let mut colours = Score::default();
-        let mut done = 0usize;
         for ev in rx.iter() {
-            match ev {
-                Event::Started { index, names: n } => {
-                    w(&format!(
-                        "Started game {} of {total} ({} vs {})",
-                        index + 1,
-                        n[0],
-                        n[1]
-                    ));
-                }
-                Event::Fatal(msg) => {
-                    if fatal.is_none() {
-                        fatal = Some(msg);
-                    }
-                    stop.store(true, Ordering::SeqCst);
-                }
-                Event::Finished(rec) => {
-                    done += 1;
-                    let ws = rec.white_slot;
-                    names[ws] = rec.names[0].clone();
-                    names[ws ^ 1] = rec.names[1].clone();
-                    w(&format!(
-                        "Finished game {} ({} vs {}): {} {{{}}}",
-                        rec.index + 1,
-                        rec.names[0],
-                        rec.names[1],
-                        rec.result.pgn(),
-                        referee::comment_safe(&rec.reason)
-                    ));
-                    let first_wins = match rec.result {
-                        GameResult::WhiteWins => Some(ws == 0),
-                        GameResult::BlackWins => Some(ws == 1),
-                        GameResult::Draw => None,
-                    };
-                    let side = if ws == 0 {
-                        &mut as_white
-                    } else {
-                        &mut as_black
-                    };
-                    for s in [&mut summary.score, side] {
-                        match first_wins {
-                            Some(true) => s.wins += 1,
-                            Some(false) => s.losses += 1,
-                            None => s.draws += 1,
-                        }
-                    }
-                    match rec.result {
-                        GameResult::WhiteWins => colours.wins += 1,
-                        GameResult::BlackWins => colours.losses += 1,
-                        GameResult::Draw => colours.draws += 1,
-                    }
-                    let mut broken = None;
-                    for &(slot, f) in &rec.fouls {
-                        summary.fouls[slot].add(f);
-                        if matches!(f, Foul::Crash | Foul::Stall) && !cfg.recover {
-                            broken = Some(slot);
-                        }
-                    }
-                    if let (Some(file), Some(p)) = (pgn_file.as_mut(), cfg.pgnout.as_ref()) {
-                        let text = pgn::write_game(&rec, &meta, p.min);
-                        if let Err(e) = file.write_all(text.as_bytes()) {
-                            w(&format!("Warning: cannot write the PGN: {e}"));
-                        }
-                    }
-                    if let Some(file) = epd_file.as_mut() {
-                        let _ = writeln!(file, "{}", rec.final_fen);
-                    }
-                    w(&format!(
-                        "Score of {} vs {}: {}",
-                        names[0],
-                        names[1],
-                        summary.score.line()
-                    ));
-                    let show_elo =
-                        done.is_multiple_of(cfg.ratinginterval as usize) || done == total;
-                    if show_elo {
-                        w(&format!(
-                            "...      {} playing White: {}",
-                            names[0],
-                            as_white.line()
-                        ));
-                        w(&format!(
-                            "...      {} playing Black: {}",
-                            names[0],
-                            as_black.line()
-                        ));
-                        w(&format!("...      White vs Black: {}", colours.line()));
-                        w(&summary.score.elo_line());
-                    }
-                    if let Some(s) = &cfg.sprt {
-                        let t = Sprt::new(&summary.score, s.elo0, s.elo1, s.alpha, s.beta);
-                        if show_elo || t.state() != SprtState::Continue {
-                            w(&t.line());
-                        }
-                        if t.state() != SprtState::Continue && summary.sprt.is_none() {
-                            summary.sprt = Some(t.state());
-                            summary.stopped = Some(format!("the SPRT decided after {done} games"));
-                            stop.store(true, Ordering::SeqCst);
-                        }
-                    }
-                    let elapsed = began.elapsed();
-                    let left = if done > 0 && done < total {
-                        let per = elapsed.as_secs_f64() / done as f64;
-                        format!(
-                            ", about {} left",
-                            hms(Duration::from_secs_f64(per * (total - done) as f64))
-                        )
-                    } else {
-                        String::new()
-                    };
-                    w(&format!(
-                        "Progress: {done} of {total} games ({}%), {} elapsed{left}; fouls: {}: {}; {}: {}",
-                        done * 100 / total.max(1),
-                        hms(elapsed),
-                        names[0],
-                        summary.fouls[0].text(),
-                        names[1],
-                        summary.fouls[1].text()
-                    ));
-                    if let Some(slot) = broken {
-                        if !stop.swap(true, Ordering::SeqCst) {
-                            let msg = format!(
-                                "{} crashed or stopped answering; stopping the match (-recover restarts it and goes on)",
-                                names[slot]
-                            );
-                            w(&msg);
-                            summary.stopped = Some(msg);
-                        }
-                    }
-                }
-            }
+            tally.on_event(ev, &stop);
         }
     });
-    if let Some(msg) = fatal {
-        return Err(msg);
+    tally.finish()
+}
+
+/// The main thread's account of a running match: the scores, the fouls, the output
+/// and the record files.
+struct Tally<'a> {
+    cfg: &'a MatchConfig,
+    out: &'a mut dyn Write,
+    /// Games in the match.
+    total: usize,
+    /// Games finished.
+    done: usize,
+    /// The engines' names by slot (as announced once they have played).
+    names: [String; 2],
+    /// The first engine's score with White.
+    as_white: Score,
+    /// The first engine's score with Black.
+    as_black: Score,
+    /// White's score (wins are White's).
+    colours: Score,
+    summary: MatchSummary,
+    /// The first error that stops the match.
+    fatal: Option<MatchError>,
+    pgn_file: Option<File>,
+    epd_file: Option<File>,
+    meta: PgnMeta,
+    began: Instant,
+}
+
+impl<'a> Tally<'a> {
+    /// A match of `total` games about to start, its record files open.
+    fn new(cfg: &'a MatchConfig, total: usize, out: &'a mut dyn Write) -> Result<Self, MatchError> {
+        let pgn_file = match &cfg.pgnout {
+            Some(p) => Some(open_append(&p.file)?),
+            None => None,
+        };
+        let epd_file = match &cfg.epdout {
+            Some(p) => Some(open_append(p)?),
+            None => None,
+        };
+        Ok(Tally {
+            cfg,
+            out,
+            total,
+            done: 0,
+            names: [
+                cfg.engines[0].fallback_name(),
+                cfg.engines[1].fallback_name(),
+            ],
+            as_white: Score::default(),
+            as_black: Score::default(),
+            colours: Score::default(),
+            summary: MatchSummary::default(),
+            fatal: None,
+            pgn_file,
+            epd_file,
+            meta: PgnMeta {
+                event: cfg.event.clone(),
+                site: cfg.site.clone(),
+            },
+            began: Instant::now(),
+        })
     }
-    let played = summary.score.games() as usize;
-    if played < total && summary.stopped.is_none() {
-        summary.stopped = Some(format!("{played} of {total} games played"));
+
+    /// Prints a line of the match output.
+    fn say(&mut self, s: &str) {
+        let _ = writeln!(self.out, "{s}");
+        let _ = self.out.flush();
     }
-    w("Finished match");
-    Ok(summary)
+
+    /// Handles a worker's report; `stop` tells the workers to take no more games.
+    fn on_event(&mut self, ev: Event, stop: &AtomicBool) {
+        match ev {
+            Event::Started { index, names: n } => {
+                let total = self.total;
+                self.say(&format!(
+                    "Started game {} of {total} ({} vs {})",
+                    index + 1,
+                    n[0],
+                    n[1]
+                ));
+            }
+            Event::Fatal(err) => {
+                if self.fatal.is_none() {
+                    self.fatal = Some(err);
+                }
+                stop.store(true, Ordering::SeqCst);
+            }
+            Event::Finished(rec) => self.finished(&rec, stop),
+        }
+    }
+
+    /// Reports a finished game: result, score, Elo and SPRT, progress; stops the match
+    /// when the SPRT decides or a broken engine is not to be restarted.
+    fn finished(&mut self, rec: &GameRecord, stop: &AtomicBool) {
+        self.done += 1;
+        let ws = rec.white_slot;
+        self.names[ws] = rec.names[0].clone();
+        self.names[ws ^ 1] = rec.names[1].clone();
+        self.say(&format!(
+            "Finished game {} ({} vs {}): {} {{{}}}",
+            rec.index + 1,
+            rec.names[0],
+            rec.names[1],
+            rec.result.pgn(),
+            referee::comment_safe(&rec.reason)
+        ));
+        self.count_result(rec);
+        let broken = self.count_fouls(rec);
+        self.write_records(rec);
+        let line = format!(
+            "Score of {} vs {}: {}",
+            self.names[0],
+            self.names[1],
+            self.summary.score.line()
+        );
+        self.say(&line);
+        let show_elo =
+            self.done.is_multiple_of(self.cfg.ratinginterval as usize) || self.done == self.total;
+        if show_elo {
+            self.print_elo();
+        }
+        self.check_sprt(show_elo, stop);
+        self.print_progress();
+        if let Some(slot) = broken {
+            if !stop.swap(true, Ordering::SeqCst) {
+                let msg = format!(
+                    "{} crashed or stopped answering; stopping the match (-recover restarts it and goes on)",
+                    self.names[slot]
+                );
+                self.say(&msg);
+                self.summary.stopped = Some(msg);
+            }
+        }
+    }
+
+    /// Adds the game to the first engine's score (overall and by colour) and to the
+    /// colours' score.
+    fn count_result(&mut self, rec: &GameRecord) {
+        let ws = rec.white_slot;
+        let first_wins = match rec.result {
+            GameResult::WhiteWins => Some(ws == 0),
+            GameResult::BlackWins => Some(ws == 1),
+            GameResult::Draw => None,
+        };
+        let side = if ws == 0 {
+            &mut self.as_white
+        } else {
+            &mut self.as_black
+        };
+        for s in [&mut self.summary.score, side] {
+            match first_wins {
+                Some(true) => s.wins += 1,
+                Some(false) => s.losses += 1,
+                None => s.draws += 1,
+            }
+        }
+        match rec.result {
+            GameResult::WhiteWins => self.colours.wins += 1,
+            GameResult::BlackWins => self.colours.losses += 1,
+            GameResult::Draw => self.colours.draws += 1,
+        }
+    }
+
+    /// Counts the game's fouls; returns the slot of an engine that crashed or stalled
+    /// when the match does not `-recover`.
+    fn count_fouls(&mut self, rec: &GameRecord) -> Option<usize> {
+        let mut broken = None;
+        for &(slot, f) in &rec.fouls {
+            self.summary.fouls[slot].add(f);
+            if matches!(f, Foul::Crash | Foul::Stall) && !self.cfg.recover {
+                broken = Some(slot);
+            }
+        }
+        broken
+    }
+
+    /// Appends the game to the `-pgnout` file and its final position to the `-epdout`
+    /// file.
+    fn write_records(&mut self, rec: &GameRecord) {
+        if let (Some(file), Some(p)) = (self.pgn_file.as_mut(), self.cfg.pgnout.as_ref()) {
+            let text = pgn::write_game(rec, &self.meta, p.min);
+            if let Err(e) = file.write_all(text.as_bytes()) {
+                self.say(&format!("Warning: cannot write the PGN: {e}"));
+            }
+        }
+        if let Some(file) = self.epd_file.as_mut() {
+            let _ = writeln!(file, "{}", rec.final_fen);
+        }
+    }
+
+    /// The first engine's score by colour, the colours' score and the Elo line.
+    fn print_elo(&mut self) {
+        let lines = [
+            format!(
+                "...      {} playing White: {}",
+                self.names[0],
+                self.as_white.line()
+            ),
+            format!(
+                "...      {} playing Black: {}",
+                self.names[0],
+                self.as_black.line()
+            ),
+            format!("...      White vs Black: {}", self.colours.line()),
+            self.summary.score.elo_line(),
+        ];
+        for line in &lines {
+            self.say(line);
+        }
+    }
+
+    /// Prints the SPRT line (with the Elo lines, or when it decides); a decision stops
+    /// the match.
+    fn check_sprt(&mut self, show_elo: bool, stop: &AtomicBool) {
+        let Some(s) = &self.cfg.sprt else { return };
+        let t = Sprt::new(&self.summary.score, s.elo0, s.elo1, s.alpha, s.beta);
+        if show_elo || t.state() != SprtState::Continue {
+            self.say(&t.line());
+        }
+        if t.state() != SprtState::Continue && self.summary.sprt.is_none() {
+            self.summary.sprt = Some(t.state());
+            self.summary.stopped = Some(format!("the SPRT decided after {} games", self.done));
+            stop.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Games played, time elapsed and left, fouls so far.
+    fn print_progress(&mut self) {
+        let (done, total) = (self.done, self.total);
+        let elapsed = self.began.elapsed();
+        let left = if done > 0 && done < total {
+            let per = elapsed.as_secs_f64() / done as f64;
+            format!(
+                ", about {} left",
+                hms(Duration::from_secs_f64(per * (total - done) as f64))
+            )
+        } else {
+            String::new()
+        };
+        let line = format!(
+            "Progress: {done} of {total} games ({}%), {} elapsed{left}; fouls: {}: {}; {}: {}",
+            done * 100 / total.max(1),
+            hms(elapsed),
+            self.names[0],
+            self.summary.fouls[0].text(),
+            self.names[1],
+            self.summary.fouls[1].text()
+        );
+        self.say(&line);
+    }
+
+    /// The match's summary once every worker has stopped, or its fatal error.
+    fn finish(mut self) -> Result<MatchSummary, MatchError> {
+        if let Some(err) = self.fatal.take() {
+            return Err(err);
+        }
+        let played = self.summary.score.games() as usize;
+        if played < self.total && self.summary.stopped.is_none() {
+            self.summary.stopped = Some(format!("{played} of {} games played", self.total));
+        }
+        self.say("Finished match");
+        Ok(self.summary)
+    }
 }
 
 /// Starts (or restarts) the engine in `slot`.
@@ -391,6 +562,67 @@ fn start_engine(
     }
 }
 
+/// The engine processes a worker has started, by slot.
+#[derive(Default)]
+struct Lives {
+    /// Processes started so far (the generation of the current one).
+    gens: [u64; 2],
+    /// The engine has been started once.
+    started: [bool; 2],
+}
+
+impl Lives {
+    /// Gets the engine in `slot` ready for the next game: restarted when its policy
+    /// (or its own request) says so, started when it is not running. False when the
+    /// worker must stop: an engine that cannot play at all (reported on `tx`), or a
+    /// broken one without `-recover`. A failed restart is left to the referee (that
+    /// engine forfeits).
+    fn ready(
+        &mut self,
+        cfg: &MatchConfig,
+        pair: &mut Pair,
+        slot: usize,
+        tx: &Sender<Event>,
+    ) -> bool {
+        let restart = pair.engines[slot].as_ref().is_some_and(|e| {
+            cfg.engines[slot].restart == Restart::On
+                || (cfg.engines[slot].restart == Restart::Auto && e.wants_restart)
+        });
+        if restart {
+            if let Some(e) = pair.engines[slot].take() {
+                e.quit();
+            }
+            pair.mux.retire(slot);
+        }
+        if pair.engines[slot].is_some() {
+            return true;
+        }
+        let broken = self.started[slot] && !restart;
+        if broken && !cfg.recover {
+            // The main thread stops the match; leave the game to nobody.
+            return false;
+        }
+        self.gens[slot] += 1;
+        let r = start_engine(cfg, pair, slot, self.gens[slot]);
+        if let Err(err) = r {
+            if !self.started[slot] {
+                let _ = tx.send(Event::Fatal(MatchError::CannotPlay {
+                    slot,
+                    name: cfg.engines[slot].fallback_name(),
+                    source: err,
+                }));
+                return false;
+            }
+            // A restart failed: the game is forfeited by that engine (referee).
+            tracing::warn!("restart of engine {} failed: {err}", slot + 1);
+        }
+        self.started[slot] = true;
+        true
+    }
+}
+
+/// Plays games from `queue` until it is empty or `stop` is set, with its own pair of
+/// engine processes, reporting on `tx`.
 fn worker(
     cfg: &MatchConfig,
     queue: &Mutex<VecDeque<GameSetup>>,
@@ -402,8 +634,7 @@ fn worker(
         mux: Mux::new(),
         engines: [None, None],
     };
-    let mut gens = [0u64; 2];
-    let mut started = [false; 2];
+    let mut lives = Lives::default();
     'games: loop {
         if stop.load(Ordering::SeqCst) {
             break;
@@ -414,43 +645,13 @@ fn worker(
         };
         let Some(job) = job else { break };
         for slot in 0..2 {
-            let restart = pair.engines[slot].as_ref().is_some_and(|e| {
-                cfg.engines[slot].restart == Restart::On
-                    || (cfg.engines[slot].restart == Restart::Auto && e.wants_restart)
-            });
-            if restart {
-                if let Some(e) = pair.engines[slot].take() {
-                    e.quit();
-                }
-                pair.mux.retire(slot);
-            }
-            if pair.engines[slot].is_some() {
-                continue;
-            }
-            let broken = started[slot] && !restart;
-            if broken && !cfg.recover {
-                // The main thread stops the match; leave the game to nobody.
+            if !lives.ready(cfg, &mut pair, slot, &tx) {
                 break 'games;
             }
-            gens[slot] += 1;
-            let r = start_engine(cfg, &mut pair, slot, gens[slot]);
-            if let Err(err) = r {
-                if !started[slot] {
-                    let _ = tx.send(Event::Fatal(format!(
-                        "engine {} ({}) cannot play: {err}",
-                        slot + 1,
-                        cfg.engines[slot].fallback_name()
-                    )));
-                    break 'games;
-                }
-                // A restart failed: the game is forfeited by that engine (referee).
-                tracing::warn!("restart of engine {} failed: {err}", slot + 1);
-            }
-            started[slot] = true;
         }
         for e in pair.engines.iter().flatten() {
             if let Err(err) = e.check_start(job.fen.as_deref()) {
-                let _ = tx.send(Event::Fatal(err.to_string()));
+                let _ = tx.send(Event::Fatal(MatchError::Engine(err)));
                 break 'games;
             }
         }

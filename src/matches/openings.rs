@@ -10,7 +10,7 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 use super::args::{OpeningFormat, OpeningsConfig};
-use super::pgn::{is_standard_start, parse_pgn};
+use super::pgn::{is_standard_start, parse_pgn, PgnError};
 use crate::engine::eval::Eval;
 use crate::engine::search::{Score, SearchOptions};
 use crate::engine::time::Limits;
@@ -86,66 +86,228 @@ pub fn epd_to_fen(line: &str) -> Option<String> {
     Some(format!("{base} {hmvc} {fmvn}"))
 }
 
+/// Why an openings file cannot be used. `Display` gives the message the CLI prints.
+#[derive(Debug)]
+pub enum OpeningsError {
+    /// The file cannot be read.
+    Read {
+        /// The file.
+        file: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// An EPD line that is not one.
+    NotEpd {
+        /// The file.
+        file: String,
+        /// 1-based line number.
+        line: usize,
+    },
+    /// An EPD position the variant's rules refuse.
+    BadPosition {
+        /// The file.
+        file: String,
+        /// 1-based line number.
+        line: usize,
+        /// The match's variant.
+        variant: String,
+        /// The rules core's message.
+        reason: String,
+    },
+    /// The PGN does not parse.
+    Pgn {
+        /// The file.
+        file: String,
+        /// Why.
+        source: PgnError,
+    },
+    /// A PGN game of another variant.
+    WrongVariant {
+        /// The file.
+        file: String,
+        /// 1-based game number.
+        game: usize,
+        /// Its `Variant` tag.
+        found: String,
+        /// The match's variant.
+        wanted: String,
+    },
+    /// A PGN game whose `FEN` tag the variant's rules refuse.
+    BadFen {
+        /// The file.
+        file: String,
+        /// 1-based game number.
+        game: usize,
+        /// The rules core's message.
+        reason: String,
+    },
+    /// A PGN move that is not legal.
+    IllegalMove {
+        /// The file.
+        file: String,
+        /// 1-based game number.
+        game: usize,
+        /// The move as written.
+        mv: String,
+        /// The position it was played in.
+        fen: String,
+    },
+    /// A PGN move the rules core refuses to play (its message).
+    Move {
+        /// The file.
+        file: String,
+        /// 1-based game number.
+        game: usize,
+        /// The rules core's message.
+        reason: String,
+    },
+    /// A file without a single opening.
+    Empty {
+        /// The file.
+        file: String,
+    },
+}
+
+impl std::fmt::Display for OpeningsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpeningsError::Read { file, source } => {
+                write!(f, "cannot read openings {file}: {source}")
+            }
+            OpeningsError::NotEpd { file, line } => write!(f, "{file}:{line}: not an EPD line"),
+            OpeningsError::BadPosition {
+                file,
+                line,
+                variant,
+                reason,
+            } => write!(f, "{file}:{line}: bad {variant} position: {reason}"),
+            OpeningsError::Pgn { file, source } => write!(f, "{file}: {source}"),
+            OpeningsError::WrongVariant {
+                file,
+                game,
+                found,
+                wanted,
+            } => write!(f, "{file}: game {game} is {found}, the match is {wanted}"),
+            OpeningsError::BadFen { file, game, reason } => {
+                write!(f, "{file}: game {game}: bad FEN: {reason}")
+            }
+            OpeningsError::IllegalMove {
+                file,
+                game,
+                mv,
+                fen,
+            } => {
+                write!(f, "{file}: game {game}: illegal move {mv} at {fen}")
+            }
+            OpeningsError::Move { file, game, reason } => {
+                write!(f, "{file}: game {game}: {reason}")
+            }
+            OpeningsError::Empty { file } => write!(f, "{file}: no openings"),
+        }
+    }
+}
+
+impl std::error::Error for OpeningsError {}
+
 /// Reads the openings file for `variant`, checking every position and move.
-pub fn load(cfg: &OpeningsConfig, variant: &str) -> Result<Vec<Opening>, String> {
-    let text = std::fs::read_to_string(&cfg.file)
-        .map_err(|e| format!("cannot read openings {}: {e}", cfg.file.display()))?;
-    let name = cfg.file.display().to_string();
+pub fn load(cfg: &OpeningsConfig, variant: &str) -> Result<Vec<Opening>, OpeningsError> {
+    let file = cfg.file.display().to_string();
+    let text = std::fs::read_to_string(&cfg.file).map_err(|source| OpeningsError::Read {
+        file: file.clone(),
+        source,
+    })?;
+    let out = match cfg.format {
+        OpeningFormat::Epd => load_epd(&text, &file, variant)?,
+        OpeningFormat::Pgn => load_pgn(&text, &file, variant, cfg.plies)?,
+    };
+    if out.is_empty() {
+        return Err(OpeningsError::Empty { file });
+    }
+    Ok(out)
+}
+
+/// The positions of an EPD text (`file` names it in errors); blank lines and `#`
+/// comments are skipped.
+fn load_epd(text: &str, file: &str, variant: &str) -> Result<Vec<Opening>, OpeningsError> {
     let mut out = Vec::new();
-    match cfg.format {
-        OpeningFormat::Epd => {
-            for (i, line) in text.lines().enumerate() {
-                let line = line.trim();
-                if line.is_empty() || line.starts_with('#') {
-                    continue;
-                }
-                let fen =
-                    epd_to_fen(line).ok_or_else(|| format!("{name}:{}: not an EPD line", i + 1))?;
-                Game::new(variant, Some(&fen))
-                    .map_err(|e| format!("{name}:{}: bad {variant} position: {e}", i + 1))?;
-                let fen = (!is_standard_start(variant, &fen)).then_some(fen);
-                out.push(Opening {
-                    fen,
-                    moves: Vec::new(),
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fen = epd_to_fen(line).ok_or_else(|| OpeningsError::NotEpd {
+            file: file.to_string(),
+            line: i + 1,
+        })?;
+        Game::new(variant, Some(&fen)).map_err(|e| OpeningsError::BadPosition {
+            file: file.to_string(),
+            line: i + 1,
+            variant: variant.to_string(),
+            reason: e.to_string(),
+        })?;
+        let fen = (!is_standard_start(variant, &fen)).then_some(fen);
+        out.push(Opening {
+            fen,
+            moves: Vec::new(),
+        });
+    }
+    Ok(out)
+}
+
+/// The games of a PGN text (`file` names it in errors), each cut to `plies` moves and
+/// at the game's end, every move in the rules core's spelling.
+fn load_pgn(
+    text: &str,
+    file: &str,
+    variant: &str,
+    plies: Option<usize>,
+) -> Result<Vec<Opening>, OpeningsError> {
+    let games = parse_pgn(text).map_err(|source| OpeningsError::Pgn {
+        file: file.to_string(),
+        source,
+    })?;
+    let mut out = Vec::new();
+    for (i, g) in games.iter().enumerate() {
+        if let Some(v) = g.tag("Variant") {
+            let same = variant_id(v).map(|id| all_variants()[id].name) == Some(variant);
+            let standard = variant == "normal" && v.eq_ignore_ascii_case("standard");
+            if !(same || standard) {
+                return Err(OpeningsError::WrongVariant {
+                    file: file.to_string(),
+                    game: i + 1,
+                    found: v.to_string(),
+                    wanted: variant.to_string(),
                 });
             }
         }
-        OpeningFormat::Pgn => {
-            let games = parse_pgn(&text).map_err(|e| format!("{name}: {e}"))?;
-            for (i, g) in games.iter().enumerate() {
-                if let Some(v) = g.tag("Variant") {
-                    let same = variant_id(v).map(|id| all_variants()[id].name) == Some(variant);
-                    let standard = variant == "normal" && v.eq_ignore_ascii_case("standard");
-                    if !(same || standard) {
-                        return Err(format!(
-                            "{name}: game {} is {v}, the match is {variant}",
-                            i + 1
-                        ));
-                    }
-                }
-                let fen = g.tag("FEN").map(str::to_string);
-                let mut game = Game::new(variant, fen.as_deref())
-                    .map_err(|e| format!("{name}: game {}: bad FEN: {e}", i + 1))?;
-                let limit = cfg.plies.unwrap_or(usize::MAX);
-                let mut moves = Vec::new();
-                for m in g.moves.iter().take(limit) {
-                    if game.outcome().is_some() {
-                        break;
-                    }
-                    let canon = super::referee::canonical_move(&mut game, m).ok_or_else(|| {
-                        format!("{name}: game {}: illegal move {m} at {}", i + 1, game.fen())
-                    })?;
-                    game.play(&canon)
-                        .map_err(|e| format!("{name}: game {}: {e}", i + 1))?;
-                    moves.push(canon);
-                }
-                let fen = fen.filter(|f| !is_standard_start(variant, f));
-                out.push(Opening { fen, moves });
+        let fen = g.tag("FEN").map(str::to_string);
+        let mut game = Game::new(variant, fen.as_deref()).map_err(|e| OpeningsError::BadFen {
+            file: file.to_string(),
+            game: i + 1,
+            reason: e.to_string(),
+        })?;
+        let mut moves = Vec::new();
+        for m in g.moves.iter().take(plies.unwrap_or(usize::MAX)) {
+            if game.outcome().is_some() {
+                break;
             }
+            let canon = super::referee::canonical_move(&mut game, m).ok_or_else(|| {
+                OpeningsError::IllegalMove {
+                    file: file.to_string(),
+                    game: i + 1,
+                    mv: m.clone(),
+                    fen: game.fen(),
+                }
+            })?;
+            game.play(&canon).map_err(|e| OpeningsError::Move {
+                file: file.to_string(),
+                game: i + 1,
+                reason: e.to_string(),
+            })?;
+            moves.push(canon);
         }
-    }
-    if out.is_empty() {
-        return Err(format!("{name}: no openings"));
+        let fen = fen.filter(|f| !is_standard_start(variant, f));
+        out.push(Opening { fen, moves });
     }
     Ok(out)
 }
@@ -245,7 +407,7 @@ pub fn generate(
 
 /// Loads openings from a path that need not follow a format flag (tests, tools):
 /// `.pgn` is PGN, anything else EPD.
-pub fn load_path(path: &Path, variant: &str) -> Result<Vec<Opening>, String> {
+pub fn load_path(path: &Path, variant: &str) -> Result<Vec<Opening>, OpeningsError> {
     let format = if path.extension().is_some_and(|e| e == "pgn") {
         OpeningFormat::Pgn
     } else {

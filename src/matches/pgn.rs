@@ -83,8 +83,14 @@ pub fn write_game(rec: &GameRecord, meta: &PgnMeta, min: bool) -> String {
         );
     }
     out.push('\n');
+    wrap(&movetext(rec, &start_fen, min), &mut out);
+    out.push_str("\n\n");
+    out
+}
 
-    // Move numbers follow the start FEN.
+/// The movetext's words: move numbers (following the start FEN), moves, their
+/// comments unless `min`, the reason and the result.
+fn movetext(rec: &GameRecord, start_fen: &str, min: bool) -> Vec<String> {
     let fields: Vec<&str> = start_fen.split_whitespace().collect();
     let mut black = fields.get(1) == Some(&"b");
     let mut number: u32 = fields
@@ -112,7 +118,12 @@ pub fn write_game(rec: &GameRecord, meta: &PgnMeta, min: bool) -> String {
     }
     tokens.push(format!("{{{}}}", comment_safe(&rec.reason)));
     tokens.push(rec.result.pgn().to_string());
-    // Wrap at 80 columns.
+    tokens
+}
+
+/// Appends `tokens` to `out` separated by spaces, in lines of at most 79 columns (a
+/// longer token alone on its line); no newline after the last line.
+fn wrap(tokens: &[String], out: &mut String) {
     let mut line = String::new();
     for t in tokens {
         if !line.is_empty() && line.len() + 1 + t.len() > 79 {
@@ -123,11 +134,9 @@ pub fn write_game(rec: &GameRecord, meta: &PgnMeta, min: bool) -> String {
         if !line.is_empty() {
             line.push(' ');
         }
-        line.push_str(&t);
+        line.push_str(t);
     }
     out.push_str(&line);
-    out.push_str("\n\n");
-    out
 }
 
 /// One game read back from PGN.
@@ -161,115 +170,152 @@ fn parse_tag(line: &str) -> Option<(String, String)> {
     Some((name.to_string(), value))
 }
 
+/// Why a PGN text cannot be read. `Display` gives the message the CLI prints.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PgnError {
+    /// A tag line after the moves of a game began (the line).
+    TagInGame(String),
+    /// A `{` comment without its `}`.
+    UnclosedComment,
+}
+
+impl std::fmt::Display for PgnError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PgnError::TagInGame(line) => write!(f, "a tag in the middle of a game: {line}"),
+            PgnError::UnclosedComment => f.write_str("an unclosed comment"),
+        }
+    }
+}
+
+impl std::error::Error for PgnError {}
+
 /// Reads every game of a PGN text (tags, coordinate moves, comments, results;
 /// variations and `;` comments are skipped).
-pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
-    let mut games = Vec::new();
-    let mut cur = PgnGame::default();
-    let mut in_moves = false;
-    let mut chars = text.chars().peekable();
+pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, PgnError> {
+    let mut r = PgnReader::default();
+    let mut chars = text.chars();
     let mut line_start = true;
-    let mut token = String::new();
-    let flush =
-        |token: &mut String, cur: &mut PgnGame, games: &mut Vec<PgnGame>, in_moves: &mut bool| {
-            if token.is_empty() {
-                return;
-            }
-            let t = std::mem::take(token);
-            match t.as_str() {
-                "1-0" | "0-1" | "1/2-1/2" | "*" => {
-                    cur.result = t;
-                    games.push(std::mem::take(cur));
-                    *in_moves = false;
-                }
-                _ => {
-                    // Strip a move number (`12.`, `12...`, `12.e2e4`).
-                    let digits = t.chars().take_while(|c| c.is_ascii_digit()).count();
-                    let rest = &t[digits..];
-                    let rest = if digits > 0 && rest.starts_with('.') {
-                        rest.trim_start_matches('.')
-                    } else {
-                        t.as_str()
-                    };
-                    if !rest.is_empty() && !rest.starts_with('$') {
-                        cur.moves.push(rest.to_string());
-                        *in_moves = true;
-                    }
-                }
-            }
-        };
     while let Some(c) = chars.next() {
-        if line_start && c == '[' && !in_moves {
-            let mut line = String::from("[");
-            for d in chars.by_ref() {
-                if d == '\n' {
-                    break;
-                }
-                line.push(d);
-            }
-            if let Some(t) = parse_tag(&line) {
-                if !cur.moves.is_empty() || !cur.comments.is_empty() {
-                    return Err(format!("a tag in the middle of a game: {line}"));
-                }
-                cur.tags.push(t);
-            }
-            line_start = true;
+        if line_start && c == '[' && !r.in_moves {
+            r.read_tag_line(&mut chars)?;
             continue;
         }
         line_start = c == '\n';
         match c {
-            '{' => {
-                flush(&mut token, &mut cur, &mut games, &mut in_moves);
-                let mut comment = String::new();
-                let mut closed = false;
-                for d in chars.by_ref() {
-                    if d == '}' {
-                        closed = true;
-                        break;
-                    }
-                    comment.push(if d == '\n' { ' ' } else { d });
-                }
-                if !closed {
-                    return Err("an unclosed comment".into());
-                }
-                cur.comments.push(comment.trim().to_string());
-                in_moves = true;
-            }
+            '{' => r.read_comment(&mut chars)?,
             ';' => {
-                flush(&mut token, &mut cur, &mut games, &mut in_moves);
-                for d in chars.by_ref() {
-                    if d == '\n' {
-                        line_start = true;
-                        break;
-                    }
-                }
+                r.flush();
+                // The rest of the line is the comment.
+                line_start = chars.by_ref().any(|d| d == '\n');
             }
-            '(' => {
-                flush(&mut token, &mut cur, &mut games, &mut in_moves);
-                let mut depth = 1;
-                for d in chars.by_ref() {
-                    match d {
-                        '(' => depth += 1,
-                        ')' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            c if c.is_whitespace() => flush(&mut token, &mut cur, &mut games, &mut in_moves),
-            c => token.push(c),
+            '(' => r.skip_variation(&mut chars),
+            c if c.is_whitespace() => r.flush(),
+            c => r.token.push(c),
         }
     }
-    flush(&mut token, &mut cur, &mut games, &mut in_moves);
+    r.flush();
+    let mut games = r.games;
+    let mut cur = r.cur;
     if !cur.moves.is_empty() || !cur.tags.is_empty() {
         cur.result = "*".into();
         games.push(cur);
     }
     Ok(games)
+}
+
+/// The state of [`parse_pgn`]: the games read, the one being read, the word being read.
+#[derive(Default)]
+struct PgnReader {
+    games: Vec<PgnGame>,
+    cur: PgnGame,
+    /// The current game's moves (or comments) have begun: a `[` is no tag.
+    in_moves: bool,
+    token: String,
+}
+
+impl PgnReader {
+    /// Ends the word being read: a result ends the game, anything else but a move
+    /// number or a `$` annotation is a move.
+    fn flush(&mut self) {
+        if self.token.is_empty() {
+            return;
+        }
+        let t = std::mem::take(&mut self.token);
+        match t.as_str() {
+            "1-0" | "0-1" | "1/2-1/2" | "*" => {
+                self.cur.result = t;
+                self.games.push(std::mem::take(&mut self.cur));
+                self.in_moves = false;
+            }
+            _ => {
+                // Strip a move number (`12.`, `12...`, `12.e2e4`).
+                let digits = t.chars().take_while(|c| c.is_ascii_digit()).count();
+                let rest = &t[digits..];
+                let rest = if digits > 0 && rest.starts_with('.') {
+                    rest.trim_start_matches('.')
+                } else {
+                    t.as_str()
+                };
+                if !rest.is_empty() && !rest.starts_with('$') {
+                    self.cur.moves.push(rest.to_string());
+                    self.in_moves = true;
+                }
+            }
+        }
+    }
+
+    /// Reads the rest of a line that began with `[`; a tag there belongs to the
+    /// current game, which must not have begun its moves.
+    fn read_tag_line(&mut self, chars: &mut std::str::Chars) -> Result<(), PgnError> {
+        let mut line = String::from("[");
+        line.extend(chars.by_ref().take_while(|&d| d != '\n'));
+        if let Some(t) = parse_tag(&line) {
+            if !self.cur.moves.is_empty() || !self.cur.comments.is_empty() {
+                return Err(PgnError::TagInGame(line));
+            }
+            self.cur.tags.push(t);
+        }
+        Ok(())
+    }
+
+    /// Reads a `{...}` comment (its opening brace read), line breaks made spaces.
+    fn read_comment(&mut self, chars: &mut std::str::Chars) -> Result<(), PgnError> {
+        self.flush();
+        let mut comment = String::new();
+        let mut closed = false;
+        for d in chars.by_ref() {
+            if d == '}' {
+                closed = true;
+                break;
+            }
+            comment.push(if d == '\n' { ' ' } else { d });
+        }
+        if !closed {
+            return Err(PgnError::UnclosedComment);
+        }
+        self.cur.comments.push(comment.trim().to_string());
+        self.in_moves = true;
+        Ok(())
+    }
+
+    /// Skips a `(...)` variation (its opening parenthesis read), nested ones included.
+    fn skip_variation(&mut self, chars: &mut std::str::Chars) {
+        self.flush();
+        let mut depth = 1;
+        for d in chars.by_ref() {
+            match d {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
 }
 
 #[cfg(test)]
