@@ -1,7 +1,9 @@
 //! sako: a chess-variant engine. The library is built in layers, each using only the
 //! ones above it in this list; the `sako` binary is a thin command-line front end.
 
-/// The engine: evaluation, search, transposition table, time management, benchmark.
+/// `sako bench`: fixed positions of every game searched to a fixed depth.
+pub mod bench;
+/// The engine: evaluation, search, transposition table, time management.
 pub mod engine;
 /// One game in progress, whatever its board width: the facade the front ends use.
 pub mod game;

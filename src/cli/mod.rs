@@ -315,7 +315,7 @@ fn bench(
     let done = AtomicU64::new(0);
     let status = || format!("bench: {} positions done", done.load(Ordering::Relaxed));
     let totals = progress::with_progress(status, || {
-        sako::engine::bench::run(
+        sako::bench::run(
             depth,
             threads.max(1),
             hash.max(1),

@@ -1,8 +1,7 @@
 //! The engine on top of the rules core: evaluation (`eval`, with its tables in
 //! `eval_tables`), static exchange evaluation, the search with its transposition table
-//! and time management, and the fixed-position benchmark.
+//! and time management.
 
-pub mod bench;
 pub mod eval;
 pub mod eval_tables;
 pub mod search;
