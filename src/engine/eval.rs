@@ -164,13 +164,12 @@ impl Eval {
         m
     }
 
-    /// The static evaluation of `pos` for the side to move, in centipawns.
+    /// The static evaluation of `pos` for the side to move, in centipawns: the board
+    /// (material, squares, mobility, king pressure), pairs and hands per colour, then
+    /// king safety, pawns and mop-up, blended by the game phase.
     pub fn evaluate<B: BoardWidth>(&self, pos: &Position<B>) -> i32 {
         let r = pos.rules;
         let occ = pos.occupied();
-        let mut mg = [0i32; 2];
-        let mut eg = [0i32; 2];
-        let mut phase = 0;
         let king_sq = [pos.king_square(WHITE), pos.king_square(BLACK)];
         let zone = |c: usize| -> B {
             if king_sq[c] == NO_SQUARE {
@@ -180,95 +179,132 @@ impl Eval {
             }
         };
         let zones = [zone(WHITE), zone(BLACK)];
-        // Pressure on each colour's king zone: units and number of attackers.
-        let mut pressure = [0i32; 2];
-        let mut attackers = [0i32; 2];
-
-        for c in 0..2 {
-            let own = pos.pieces_of_color(c);
-            let them = c ^ 1;
-            for t in 0..r.types {
-                let set = pos.pieces(c, t);
-                if set.is_empty() {
-                    continue;
-                }
-                let table = &self.psq[c][t * MAX_SQUARES..(t + 1) * MAX_SQUARES];
-                let mob = self.mobility[t];
-                let piece = t != self.king && Some(t) != self.pawn;
-                for sq in set.squares() {
-                    let v = table[sq];
-                    mg[c] += v.mg;
-                    eg[c] += v.eg;
-                    phase += self.phase_weight[t];
-                    if piece {
-                        let att = attacks(r, c, t, sq, occ);
-                        let n = (att & !own).count() as i32;
-                        mg[c] += mob.mg * n;
-                        eg[c] += mob.eg * n;
-                        let hits = (att & zones[them]).count() as i32;
-                        if hits > 0 {
-                            pressure[them] += hits;
-                            attackers[them] += 1;
-                        }
-                    }
-                }
-            }
-            for &(t, bonus) in &self.pairs {
-                let set = pos.pieces(c, t);
-                let in_hand = if self.hand_is_material {
-                    pos.in_hand(c, t) as u32
-                } else {
-                    0
-                };
-                let dark = (set & r.dark).any();
-                let light = (set & !r.dark).any();
-                let both = (dark && light) || (in_hand > 0 && set.count() + in_hand >= 2);
-                if both {
-                    mg[c] += bonus.mg;
-                    eg[c] += bonus.eg;
-                }
-            }
+        let mut s = Sums::default();
+        for (c, &k) in king_sq.iter().enumerate() {
+            self.board_terms(pos, c, occ, &zones, &mut s);
+            self.pair_terms(pos, c, &mut s);
             if self.hand_is_material && !pos.hand_is_empty(c) {
-                for t in 0..r.types {
-                    let n = pos.in_hand(c, t) as i32;
-                    if n > 0 {
-                        let v = self.value[t];
-                        mg[c] += n * (v.mg + self.terms.hand_piece.mg);
-                        eg[c] += n * (v.eg + self.terms.hand_piece.eg);
-                        phase += n * self.phase_weight[t];
-                    }
-                }
-                let k = king_sq[c];
-                if k != NO_SQUARE {
-                    let cover = (r.neighbours[k] & own).count() as i32;
-                    mg[c] += cover * self.terms.deploy_king_cover.mg;
-                    eg[c] += cover * self.terms.deploy_king_cover.eg;
-                }
+                self.hand_terms(pos, c, k, &mut s);
             }
         }
-
-        // King safety: pressure on the zone, pawn shelter.
-        for c in 0..2 {
-            if attackers[c] >= 2 || (attackers[c] == 1 && pressure[c] >= 3) {
-                let u = pressure[c].min(24);
-                mg[c] -= self.terms.king_attack.mg * u * u / 8;
-                eg[c] -= self.terms.king_attack.eg * u * u / 8;
-            }
-        }
+        self.king_attack_terms(&mut s);
         if let Some(p) = self.pawn {
-            self.pawn_terms(pos, p, &king_sq, &mut mg, &mut eg);
+            self.pawn_terms(pos, p, &king_sq, &mut s.mg, &mut s.eg);
         }
         if self.mop_up {
-            self.mop_up_terms(pos, &king_sq, &mut mg, &mut eg);
+            self.mop_up_terms(pos, &king_sq, &mut s.mg, &mut s.eg);
         }
+        self.tapered(pos.side(), &mut s)
+    }
 
-        let us = pos.side();
-        mg[us] += self.terms.tempo.mg;
-        eg[us] += self.terms.tempo.eg;
+    /// Colour `c`'s pieces on the board: value and square, mobility, and the pressure
+    /// they put on the enemy king's zone (`zones`: the squares next to each king).
+    #[inline(always)]
+    fn board_terms<B: BoardWidth>(
+        &self,
+        pos: &Position<B>,
+        c: usize,
+        occ: B,
+        zones: &[B; 2],
+        s: &mut Sums,
+    ) {
+        let r = pos.rules;
+        let own = pos.pieces_of_color(c);
+        let them = c ^ 1;
+        for t in 0..r.types {
+            let set = pos.pieces(c, t);
+            if set.is_empty() {
+                continue;
+            }
+            let table = &self.psq[c][t * MAX_SQUARES..(t + 1) * MAX_SQUARES];
+            let mob = self.mobility[t];
+            let piece = t != self.king && Some(t) != self.pawn;
+            for sq in set.squares() {
+                let v = table[sq];
+                s.mg[c] += v.mg;
+                s.eg[c] += v.eg;
+                s.phase += self.phase_weight[t];
+                if piece {
+                    let att = attacks(r, c, t, sq, occ);
+                    let n = (att & !own).count() as i32;
+                    s.mg[c] += mob.mg * n;
+                    s.eg[c] += mob.eg * n;
+                    let hits = (att & zones[them]).count() as i32;
+                    if hits > 0 {
+                        s.pressure[them] += hits;
+                        s.attackers[them] += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Colour `c`'s `pair` bonuses: pieces on both square colours (a piece in hand can
+    /// still be dropped on the missing colour).
+    #[inline(always)]
+    fn pair_terms<B: BoardWidth>(&self, pos: &Position<B>, c: usize, s: &mut Sums) {
+        let r = pos.rules;
+        for &(t, bonus) in &self.pairs {
+            let set = pos.pieces(c, t);
+            let in_hand = if self.hand_is_material {
+                pos.in_hand(c, t) as u32
+            } else {
+                0
+            };
+            let dark = (set & r.dark).any();
+            let light = (set & !r.dark).any();
+            let both = (dark && light) || (in_hand > 0 && set.count() + in_hand >= 2);
+            if both {
+                s.mg[c] += bonus.mg;
+                s.eg[c] += bonus.eg;
+            }
+        }
+    }
+
+    /// Colour `c`'s pieces in hand (value, phase, `hand_piece`) and the cover of its
+    /// king `k` while it still deploys.
+    #[inline(always)]
+    fn hand_terms<B: BoardWidth>(&self, pos: &Position<B>, c: usize, k: Square, s: &mut Sums) {
+        let r = pos.rules;
+        for t in 0..r.types {
+            let n = pos.in_hand(c, t) as i32;
+            if n > 0 {
+                let v = self.value[t];
+                s.mg[c] += n * (v.mg + self.terms.hand_piece.mg);
+                s.eg[c] += n * (v.eg + self.terms.hand_piece.eg);
+                s.phase += n * self.phase_weight[t];
+            }
+        }
+        if k != NO_SQUARE {
+            let cover = (r.neighbours[k] & pos.pieces_of_color(c)).count() as i32;
+            s.mg[c] += cover * self.terms.deploy_king_cover.mg;
+            s.eg[c] += cover * self.terms.deploy_king_cover.eg;
+        }
+    }
+
+    /// King safety: the penalty for pressure on each king's zone, once two pieces (or
+    /// one with three hits) take part.
+    #[inline(always)]
+    fn king_attack_terms(&self, s: &mut Sums) {
+        for c in 0..2 {
+            if s.attackers[c] >= 2 || (s.attackers[c] == 1 && s.pressure[c] >= 3) {
+                let u = s.pressure[c].min(24);
+                s.mg[c] -= self.terms.king_attack.mg * u * u / 8;
+                s.eg[c] -= self.terms.king_attack.eg * u * u / 8;
+            }
+        }
+    }
+
+    /// The tempo bonus for `us`, then the middlegame and endgame sums blended by the
+    /// phase, from `us`'s point of view.
+    #[inline(always)]
+    fn tapered(&self, us: usize, s: &mut Sums) -> i32 {
+        s.mg[us] += self.terms.tempo.mg;
+        s.eg[us] += self.terms.tempo.eg;
         let total = self.phase_total;
-        let ph = phase.clamp(0, total);
-        let m = mg[WHITE] - mg[BLACK];
-        let e = eg[WHITE] - eg[BLACK];
+        let ph = s.phase.clamp(0, total);
+        let m = s.mg[WHITE] - s.mg[BLACK];
+        let e = s.eg[WHITE] - s.eg[BLACK];
         let score = (m * ph + e * (total - ph)) / total;
         if us == WHITE {
             score
@@ -397,6 +433,21 @@ impl Eval {
             eg[strong] += t.eg * edge + t.eg * close / 5;
         }
     }
+}
+
+/// The running sums of one evaluation, per colour where indexed.
+#[derive(Default)]
+struct Sums {
+    /// Middlegame score.
+    mg: [i32; 2],
+    /// Endgame score.
+    eg: [i32; 2],
+    /// Game phase (both colours).
+    phase: i32,
+    /// Units of enemy pressure on the colour's king zone.
+    pressure: [i32; 2],
+    /// Enemy pieces that attack the colour's king zone.
+    attackers: [i32; 2],
 }
 
 const MAX_TYPES_SQ: usize = crate::rules::compile::MAX_TYPES * MAX_SQUARES;

@@ -150,40 +150,28 @@ pub struct EvalTables {
     pub terms: Terms,
 }
 
-/// The embedded default table text of a variant, if there is one.
-pub fn embedded_text(variant: &str) -> Option<&'static str> {
-    Some(match variant {
-        "normal" => include_str!("../../eval-tables/normal.txt"),
-        "chancellor" => include_str!("../../eval-tables/chancellor.txt"),
-        "chancellorx" => include_str!("../../eval-tables/chancellorx.txt"),
-        "kingsleap" => include_str!("../../eval-tables/kingsleap.txt"),
-        "great" => include_str!("../../eval-tables/great.txt"),
-        "historia" => include_str!("../../eval-tables/historia.txt"),
-        "shatarhia" => include_str!("../../eval-tables/shatarhia.txt"),
-        "shatar" => include_str!("../../eval-tables/shatar.txt"),
-        "chesquerque" => include_str!("../../eval-tables/chesquerque.txt"),
-        _ => return None,
-    })
-}
-
 impl EvalTables {
-    /// The built-in tables of `def`'s variant.
+    /// The built-in tables of `def`'s variant (its [`VariantDef::eval_table`]).
     pub fn embedded(def: &'static VariantDef) -> Result<EvalTables, String> {
-        let text = embedded_text(def.name)
-            .ok_or_else(|| format!("no embedded evaluation table for {}", def.name))?;
-        parse(def, text, &format!("embedded:{}.txt", def.name))
+        parse(def, def.eval_table, &format!("embedded:{}.txt", def.name))
     }
 
     /// The tables of `def`'s variant: `DIR/<variant>.txt` when `dir` is given and that
-    /// file exists, else the built-in ones. A directory that does not exist, a file
-    /// that cannot be read and a file with a mistake are errors.
+    /// file exists, else the built-in ones. A directory that does not exist, a path that
+    /// is not a directory, a file that cannot be read and a file with a mistake are errors.
     pub fn load(def: &'static VariantDef, dir: Option<&Path>) -> Result<EvalTables, String> {
         let Some(dir) = dir else {
             return EvalTables::embedded(def);
         };
-        if !dir.is_dir() {
+        if !dir.exists() {
             return Err(format!(
                 "evaluation table directory {} does not exist",
+                dir.display()
+            ));
+        }
+        if !dir.is_dir() {
+            return Err(format!(
+                "evaluation table path {} is not a directory (give the directory that holds the <variant>.txt files)",
                 dir.display()
             ));
         }
@@ -197,55 +185,60 @@ impl EvalTables {
     }
 }
 
+/// The tables of one file while it is read: what each statement sets.
+struct Reader<'a> {
+    def: &'static VariantDef,
+    /// The file's name for error messages.
+    source: &'a str,
+    /// The statement lines: 1-based line number and words, comments and blanks removed.
+    lines: Vec<(usize, Vec<&'a str>)>,
+    /// The next line to read.
+    next: usize,
+    values: Vec<Option<(Pair, i32)>>,
+    pst: Vec<Vec<Pair>>,
+    mobility: Vec<Pair>,
+    pairs: Vec<(usize, Pair)>,
+    terms: Terms,
+}
+
 /// Reads a table file's text for variant `def`; `source` names it in error messages.
 pub fn parse(def: &'static VariantDef, text: &str, source: &str) -> Result<EvalTables, String> {
-    let files = def.geometry.files;
-    let ranks = def.geometry.ranks;
     let types = def.pieces.len();
-    let letter_type = |word: &str, line: usize| -> Result<usize, String> {
-        let mut chars = word.chars();
-        let found = match (chars.next(), chars.next()) {
-            (Some(c), None) => def
-                .pieces
-                .iter()
-                .position(|p| p.letter == c.to_ascii_uppercase()),
-            _ => None,
-        };
-        found.ok_or_else(|| {
-            format!(
-                "{source}:{line}: '{word}' is not a piece letter of {} (letters: {})",
-                def.name,
-                def.pieces.iter().map(|p| p.letter).collect::<String>()
-            )
-        })
+    let mut r = Reader {
+        def,
+        source,
+        lines: statement_lines(text),
+        next: 0,
+        values: vec![None; types],
+        pst: vec![vec![Pair::default(); MAX_SQUARES]; types],
+        mobility: vec![Pair::default(); types],
+        pairs: Vec::new(),
+        terms: Terms::default(),
     };
-    let int = |word: &str, line: usize| -> Result<i32, String> {
-        word.parse::<i32>()
-            .ok()
-            .filter(|v| v.abs() <= 100_000)
-            .ok_or_else(|| format!("{source}:{line}: '{word}' is not a number (-100000..100000)"))
-    };
+    while r.next < r.lines.len() {
+        let (line, words) = r.lines[r.next].clone();
+        r.next += 1;
+        r.statement(line, &words)?;
+    }
+    r.finish()
+}
 
-    let mut values: Vec<Option<(Pair, i32)>> = vec![None; types];
-    let mut pst = vec![vec![Pair::default(); MAX_SQUARES]; types];
-    let mut mobility = vec![Pair::default(); types];
-    let mut pairs = Vec::new();
-    let mut terms = Terms::default();
-
-    let lines: Vec<(usize, Vec<&str>)> = text
-        .lines()
+/// The lines of `text` that hold a statement, as (1-based line number, words).
+fn statement_lines(text: &str) -> Vec<(usize, Vec<&str>)> {
+    text.lines()
         .enumerate()
         .map(|(i, l)| {
             let content = l.split('#').next().unwrap_or("");
             (i + 1, content.split_whitespace().collect::<Vec<_>>())
         })
         .filter(|(_, w)| !w.is_empty())
-        .collect();
-    let mut i = 0;
-    while i < lines.len() {
-        let (line, words) = &lines[i];
-        let line = *line;
-        i += 1;
+        .collect()
+}
+
+impl Reader<'_> {
+    /// Reads the statement `words` of line `line` (a `pst` statement also reads its rows).
+    fn statement(&mut self, line: usize, words: &[&str]) -> Result<(), String> {
+        let source = self.source;
         let want = |n: usize| -> Result<(), String> {
             if words.len() == n {
                 Ok(())
@@ -261,114 +254,182 @@ pub fn parse(def: &'static VariantDef, text: &str, source: &str) -> Result<EvalT
         match words[0] {
             "piece" => {
                 want(5)?;
-                let t = letter_type(words[1], line)?;
-                if values[t].is_some() {
-                    return Err(format!(
-                        "{source}:{line}: second 'piece' line for {}",
-                        words[1]
-                    ));
-                }
-                let v = Pair::new(int(words[2], line)?, int(words[3], line)?);
-                let phase = int(words[4], line)?;
-                if phase < 0 {
-                    return Err(format!("{source}:{line}: the phase weight must not be negative"));
-                }
-                values[t] = Some((v, phase));
+                self.piece(line, words)
             }
             "mobility" => {
                 want(4)?;
-                let t = letter_type(words[1], line)?;
-                mobility[t] = Pair::new(int(words[2], line)?, int(words[3], line)?);
+                let t = self.letter_type(words[1], line)?;
+                self.mobility[t] = self.pair(words[2], words[3], line)?;
+                Ok(())
             }
             "pair" => {
                 want(4)?;
-                let t = letter_type(words[1], line)?;
-                pairs.push((t, Pair::new(int(words[2], line)?, int(words[3], line)?)));
+                let t = self.letter_type(words[1], line)?;
+                let bonus = self.pair(words[2], words[3], line)?;
+                self.pairs.push((t, bonus));
+                Ok(())
             }
             "term" => {
                 want(4)?;
-                let mg = int(words[2], line)?;
-                let eg = int(words[3], line)?;
-                let slot = terms.slot(words[1]).ok_or_else(|| {
-                    format!(
-                        "{source}:{line}: unknown term '{}' (known: {})",
-                        words[1],
-                        TERM_NAMES.join(", ")
-                    )
-                })?;
-                *slot = Pair::new(mg, eg);
+                self.term(line, words)
             }
             "pst" => {
                 want(3)?;
-                let t = letter_type(words[1], line)?;
-                let (set_mg, set_eg) = match words[2] {
-                    "mg" => (true, false),
-                    "eg" => (false, true),
-                    "both" => (true, true),
-                    other => {
-                        return Err(format!(
-                            "{source}:{line}: expected mg, eg or both after 'pst {}', found '{other}'",
-                            words[1]
-                        ))
-                    }
-                };
-                for row in 0..ranks {
-                    let Some((row_line, cells)) = lines.get(i) else {
-                        return Err(format!(
-                            "{source}:{line}: the table for {} needs {ranks} rows, the file ends after {row}",
-                            words[1]
-                        ));
-                    };
-                    if cells.len() != files {
-                        return Err(format!(
-                            "{source}:{row_line}: a table row needs {files} numbers, found {}",
-                            cells.len()
-                        ));
-                    }
-                    let rank = ranks - 1 - row;
-                    for (file, cell) in cells.iter().enumerate() {
-                        let v = int(cell, *row_line)?;
-                        let p = &mut pst[t][rank * files + file];
-                        if set_mg {
-                            p.mg = v;
-                        }
-                        if set_eg {
-                            p.eg = v;
-                        }
-                    }
-                    i += 1;
-                }
+                self.pst(line, words)
             }
-            other => {
-                return Err(format!(
-                    "{source}:{line}: unknown statement '{other}' (expected piece, pst, mobility, pair or term)"
-                ))
-            }
+            other => Err(format!(
+                "{source}:{line}: unknown statement '{other}' (expected piece, pst, mobility, pair or term)"
+            )),
         }
     }
-    let mut pieces = Vec::with_capacity(types);
-    for t in 0..types {
-        let (value, phase) = values[t].ok_or_else(|| {
+
+    /// `piece X MG EG PHASE`.
+    fn piece(&mut self, line: usize, words: &[&str]) -> Result<(), String> {
+        let source = self.source;
+        let t = self.letter_type(words[1], line)?;
+        if self.values[t].is_some() {
+            return Err(format!(
+                "{source}:{line}: second 'piece' line for {}",
+                words[1]
+            ));
+        }
+        let v = self.pair(words[2], words[3], line)?;
+        let phase = self.int(words[4], line)?;
+        if phase < 0 {
+            return Err(format!(
+                "{source}:{line}: the phase weight must not be negative"
+            ));
+        }
+        self.values[t] = Some((v, phase));
+        Ok(())
+    }
+
+    /// `term NAME MG EG`.
+    fn term(&mut self, line: usize, words: &[&str]) -> Result<(), String> {
+        let value = self.pair(words[2], words[3], line)?;
+        let source = self.source;
+        let slot = self.terms.slot(words[1]).ok_or_else(|| {
             format!(
-                "{source}: no 'piece {} ...' line (every piece of {} needs one)",
-                def.pieces[t].letter, def.name
+                "{source}:{line}: unknown term '{}' (known: {})",
+                words[1],
+                TERM_NAMES.join(", ")
             )
         })?;
-        pieces.push(PieceTable {
-            value,
-            phase,
-            pst: std::mem::take(&mut pst[t]),
-            mobility: mobility[t],
-        });
+        *slot = value;
+        Ok(())
     }
-    debug_assert!(pieces.len() <= MAX_TYPES);
-    Ok(EvalTables {
-        variant: def.name,
-        source: source.to_string(),
-        pieces,
-        pairs,
-        terms,
-    })
+
+    /// `pst X mg|eg|both` and the rows that follow it, furthest rank first.
+    fn pst(&mut self, line: usize, words: &[&str]) -> Result<(), String> {
+        let source = self.source;
+        let (files, ranks) = (self.def.geometry.files, self.def.geometry.ranks);
+        let t = self.letter_type(words[1], line)?;
+        let (set_mg, set_eg) = match words[2] {
+            "mg" => (true, false),
+            "eg" => (false, true),
+            "both" => (true, true),
+            other => {
+                return Err(format!(
+                    "{source}:{line}: expected mg, eg or both after 'pst {}', found '{other}'",
+                    words[1]
+                ))
+            }
+        };
+        for row in 0..ranks {
+            let Some((row_line, cells)) = self.lines.get(self.next).cloned() else {
+                return Err(format!(
+                    "{source}:{line}: the table for {} needs {ranks} rows, the file ends after {row}",
+                    words[1]
+                ));
+            };
+            if cells.len() != files {
+                return Err(format!(
+                    "{source}:{row_line}: a table row needs {files} numbers, found {}",
+                    cells.len()
+                ));
+            }
+            let rank = ranks - 1 - row;
+            for (file, cell) in cells.iter().enumerate() {
+                let v = self.int(cell, row_line)?;
+                let p = &mut self.pst[t][rank * files + file];
+                if set_mg {
+                    p.mg = v;
+                }
+                if set_eg {
+                    p.eg = v;
+                }
+            }
+            self.next += 1;
+        }
+        Ok(())
+    }
+
+    /// The piece type of the one-letter `word` (either case).
+    fn letter_type(&self, word: &str, line: usize) -> Result<usize, String> {
+        let def = self.def;
+        let mut chars = word.chars();
+        let found = match (chars.next(), chars.next()) {
+            (Some(c), None) => def
+                .pieces
+                .iter()
+                .position(|p| p.letter == c.to_ascii_uppercase()),
+            _ => None,
+        };
+        found.ok_or_else(|| {
+            format!(
+                "{}:{line}: '{word}' is not a piece letter of {} (letters: {})",
+                self.source,
+                def.name,
+                def.pieces.iter().map(|p| p.letter).collect::<String>()
+            )
+        })
+    }
+
+    /// A number in -100000..=100000.
+    fn int(&self, word: &str, line: usize) -> Result<i32, String> {
+        word.parse::<i32>()
+            .ok()
+            .filter(|v| v.abs() <= 100_000)
+            .ok_or_else(|| {
+                format!(
+                    "{}:{line}: '{word}' is not a number (-100000..100000)",
+                    self.source
+                )
+            })
+    }
+
+    /// A middlegame and an endgame number.
+    fn pair(&self, mg: &str, eg: &str, line: usize) -> Result<Pair, String> {
+        Ok(Pair::new(self.int(mg, line)?, self.int(eg, line)?))
+    }
+
+    /// The tables read, once every piece has its `piece` line.
+    fn finish(mut self) -> Result<EvalTables, String> {
+        let def = self.def;
+        let mut pieces = Vec::with_capacity(def.pieces.len());
+        for t in 0..def.pieces.len() {
+            let (value, phase) = self.values[t].ok_or_else(|| {
+                format!(
+                    "{}: no 'piece {} ...' line (every piece of {} needs one)",
+                    self.source, def.pieces[t].letter, def.name
+                )
+            })?;
+            pieces.push(PieceTable {
+                value,
+                phase,
+                pst: std::mem::take(&mut self.pst[t]),
+                mobility: self.mobility[t],
+            });
+        }
+        debug_assert!(pieces.len() <= MAX_TYPES);
+        Ok(EvalTables {
+            variant: def.name,
+            source: self.source.to_string(),
+            pieces,
+            pairs: self.pairs,
+            terms: self.terms,
+        })
+    }
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use super::{split_command, FrontEnd, Session};
 use crate::engine::search::{Score, SearchInfo, SearchResult};
 use crate::engine::time::Limits;
 use crate::rules::position::fen_board_cells;
-use crate::rules::variant::{all_variants, variant_id};
+use crate::rules::variant::{all_variants, variant_id, VariantDef};
 
 /// What the engine does when a search it started finishes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,7 +117,7 @@ impl Xboard {
         self.out("feature done=1");
     }
 
-    /// Handles one command line.
+    /// Handles one command line: a table of the commands, each handled by a method.
     fn handle(&mut self, line: &str) {
         tracing::debug!(target: "protocol", "< {line}");
         let (cmd, rest) = split_command(line);
@@ -126,52 +126,22 @@ impl Xboard {
             "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
             | "ics" | "easy" | "hard" | "bk" | "otim" | "white" | "black" | "draw" => {}
             "protover" => self.features(),
-            "ping" => {
-                if self.mode == Mode::Thinking {
-                    // Answered after the move, so the interface knows the move came first.
-                    self.pending_pongs.push(rest.to_string());
-                } else {
-                    self.out(&format!("pong {rest}"));
-                }
-            }
+            "ping" => self.ping(rest),
             "new" => self.new_game(),
             "variant" => self.variant(rest),
             "force" => {
                 self.stop_thinking();
                 self.force = true;
             }
-            "go" => {
-                self.force = false;
-                self.engine_side = Some(self.s.game.side_to_move());
-                self.think();
-            }
+            "go" => self.go(),
             "playother" => {
                 self.force = false;
                 self.engine_side = Some(self.s.game.side_to_move() ^ 1);
             }
             "usermove" => self.usermove(rest),
             "level" => self.level(rest),
-            "st" => match rest.parse::<f64>() {
-                Ok(secs) if secs > 0.0 => {
-                    self.tc.fixed_ms = Some((secs * 1000.0) as u64);
-                }
-                _ => self.error("bad st value", line),
-            },
-            "sd" => match rest.parse::<u32>() {
-                Ok(d) if d > 0 => self.tc.depth = Some(d.min(100)),
-                _ => self.error("bad sd value", line),
-            },
-            "time" => match rest.parse::<u64>() {
-                Ok(cs) => self.tc.own_clock_ms = Some(cs.saturating_mul(10)),
-                Err(_) => self.error("bad time value", line),
-            },
-            "?" => {
-                if self.mode == Mode::Thinking {
-                    if let Some(r) = self.s.stop_search() {
-                        self.move_found(r);
-                    }
-                }
-            }
+            "st" | "sd" | "time" => self.clock(cmd, rest, line),
+            "?" => self.move_now(),
             "result" => {
                 self.stop_thinking();
                 self.game_over = true;
@@ -188,31 +158,14 @@ impl Xboard {
                 self.mode = Mode::Analyzing;
                 self.analyze();
             }
-            "exit" => {
-                if self.mode == Mode::Analyzing {
-                    self.s.stop_search();
-                    self.mode = Mode::Idle;
-                }
-            }
+            "exit" => self.exit_analysis(),
             "." => self.stat(),
             "hint" => {
                 if let Some(h) = &self.hint {
                     self.out(&format!("Hint: {h}"));
                 }
             }
-            "memory" => match rest.parse::<usize>() {
-                Ok(mb) => {
-                    let restart = self.pause_analysis();
-                    if let Err(e) = self.s.set_hash(mb) {
-                        self.out(&format!(
-                            "tellusererror {e}; the table stays at {} MB",
-                            self.s.hash_mb
-                        ));
-                    }
-                    self.resume_analysis(restart);
-                }
-                Err(_) => self.error("bad memory value", line),
-            },
+            "memory" => self.memory(rest, line),
             "cores" => match rest.parse::<usize>() {
                 Ok(n) if n >= 1 => self.s.threads = n.min(256),
                 _ => self.error("bad cores value", line),
@@ -222,14 +175,87 @@ impl Xboard {
             "lift" => self.lift(rest),
             "put" | "hover" => {}
             "quit" => self.quit = true,
-            _ => {
-                // Protocol version 1 interfaces send bare moves.
-                if self.s.game.clone().play(line.trim()).is_ok() {
-                    self.usermove(line.trim());
-                } else {
-                    self.error("unknown command", line);
+            _ => self.bare_move(line),
+        }
+    }
+
+    /// `ping N`: `pong N`, after the move when thinking, so the interface knows the
+    /// move came first.
+    fn ping(&mut self, rest: &str) {
+        if self.mode == Mode::Thinking {
+            self.pending_pongs.push(rest.to_string());
+        } else {
+            self.out(&format!("pong {rest}"));
+        }
+    }
+
+    /// `go`: play the side to move, and think now.
+    fn go(&mut self) {
+        self.force = false;
+        self.engine_side = Some(self.s.game.side_to_move());
+        self.think();
+    }
+
+    /// `st SECONDS`, `sd DEPTH`, `time CENTISECONDS`: the search limits.
+    fn clock(&mut self, cmd: &str, rest: &str, line: &str) {
+        match cmd {
+            "st" => match rest.parse::<f64>() {
+                Ok(secs) if secs > 0.0 => {
+                    self.tc.fixed_ms = Some((secs * 1000.0) as u64);
                 }
+                _ => self.error("bad st value", line),
+            },
+            "sd" => match rest.parse::<u32>() {
+                Ok(d) if d > 0 => self.tc.depth = Some(d.min(100)),
+                _ => self.error("bad sd value", line),
+            },
+            _ => match rest.parse::<u64>() {
+                Ok(cs) => self.tc.own_clock_ms = Some(cs.saturating_mul(10)),
+                Err(_) => self.error("bad time value", line),
+            },
+        }
+    }
+
+    /// `?`: stop thinking and play the best move found so far.
+    fn move_now(&mut self) {
+        if self.mode == Mode::Thinking {
+            if let Some(r) = self.s.stop_search() {
+                self.move_found(r);
             }
+        }
+    }
+
+    /// `exit`: leave analysis mode.
+    fn exit_analysis(&mut self) {
+        if self.mode == Mode::Analyzing {
+            self.s.stop_search();
+            self.mode = Mode::Idle;
+        }
+    }
+
+    /// `memory MB`: resize the hash table (an analysis restarts).
+    fn memory(&mut self, rest: &str, line: &str) {
+        match rest.parse::<usize>() {
+            Ok(mb) => {
+                let restart = self.pause_analysis();
+                if let Err(e) = self.s.set_hash(mb) {
+                    self.out(&format!(
+                        "tellusererror {e}; the table stays at {} MB",
+                        self.s.hash_mb
+                    ));
+                }
+                self.resume_analysis(restart);
+            }
+            Err(_) => self.error("bad memory value", line),
+        }
+    }
+
+    /// Anything else: protocol version 1 interfaces send bare moves.
+    fn bare_move(&mut self, line: &str) {
+        if self.s.game.clone().play(line.trim()).is_ok() {
+            self.usermove(line.trim());
+        } else {
+            self.error("unknown command", line);
         }
     }
 
@@ -294,7 +320,7 @@ impl Xboard {
                     self.out(&format!("tellusererror {e}"));
                     return;
                 }
-                for l in setup_lines(v.name) {
+                for l in setup_lines(v) {
                     self.out(&l);
                 }
                 self.game_over = false;
@@ -699,54 +725,60 @@ impl FrontEnd for Xboard {
 }
 
 /// What the engine sends after `variant NAME` so that XBoard shows the right board,
-/// pieces and holdings for games it does not know itself. Every line was tried on
-/// XBoard 4.9.1 (engine-tests/protocol/xboard-notes.md): the piece table puts each letter
-/// on the XBoard piece whose image fits, `+7_bughouse` gives Historia hands that hold
-/// the king, `_seirawan` with king files `Ee` in the castling field lets XBoard gate the
-/// Hia, and `KisO2`/`KisO3` make XBoard move the corner partner when castling.
-pub fn setup_lines(variant: &str) -> Vec<String> {
-    let lines: &[&str] = match variant {
-        "chancellor" => &[
-            "setup (PNBRQ...CKpnbrq...ck) 8x8+0_fairy cnbrkbnq/pppppppp/8/8/8/8/PPPPPPPP/CNBRKBNQ w KQkq - 0 1",
-            "piece C& RN",
-            "piece K& KisO2",
-        ],
-        "chancellorx" => &[
-            "setup (PNBRQ...CKpnbrq...ck) 8x8+0_fairy qnbkrbnc/pppppppp/8/8/8/8/PPPPPPPP/CNBRKBNQ w KQkq - 0 1",
-            "piece C& RN",
-            "piece K& KisO2",
-        ],
-        "kingsleap" => &[
-            "setup (PNBRQ...CKpnbrq...ck) 8x8+0_fairy cnbrkbnq/pppppppp/8/8/8/8/PPPPPPPP/CNBRKBNQ w KQkq - 0 1",
-            "piece C& RN",
-            "piece K& KimD",
-        ],
-        "historia" => &[
-            "setup (PNBRQ.EKpnbrq.ek) 8x8+7_bughouse 8/4pppp/pppp4/8/8/4PPPP/PPPP4/8[KQRRBBNNEEkqrrbbnnee] w - - 0 1",
-            "piece Q& BW",
-            "piece E& FvW",
-            "piece P& mfWcfF",
-        ],
-        "shatarhia" => &[
-            "setup (PNBRQ..HKpnbrq..hk) 8x8+7_seirawan rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR[Hh] w Ee - 0 1",
-            "piece Q& RF",
-            "piece H& Q2",
-            "piece K& K",
-            "piece P& mfWcfF",
-        ],
-        "shatar" => &[
-            "setup (PNBRQKpnbrqk) 8x8+0_fairy rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w - - 0 1",
-            "piece Q& RF",
-            "piece K& K",
-            "piece P& mfWcfF",
-        ],
-        "chesquerque" => &[
-            "setup (PNBRQ..AKpnbrq..ak) 9x9+0_fairy rnbqkabnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBQKABNR w KQkq - 0 1",
-            "piece K& KisO3",
-        ],
-        _ => &[],
+/// pieces and holdings for games it does not know itself, made from the variant's
+/// [`XboardDef`](crate::rules::variant::XboardDef). Every line was tried on XBoard 4.9.1
+/// (engine-tests/protocol/xboard-notes.md): the piece table puts each letter on the
+/// XBoard piece whose image fits, `+7_bughouse` gives Historia hands that hold the king,
+/// `_seirawan` with king files `Ee` in the castling field lets XBoard gate the Hia, and
+/// `KisO2`/`KisO3` make XBoard move the corner partner when castling.
+pub fn setup_lines(def: &VariantDef) -> Vec<String> {
+    let Some(xb) = &def.xboard else {
+        return Vec::new();
     };
-    lines.iter().map(|s| s.to_string()).collect()
+    let g = def.geometry;
+    let mut fen: Vec<&str> = def.start_fen.split(' ').collect();
+    if let (Some(field), Some(castling)) = (fen.get_mut(2), xb.castling_field) {
+        *field = castling;
+    }
+    let mut lines = vec![format!(
+        "setup ({}{}) {}x{}+{} {}",
+        xb.piece_table,
+        xb.piece_table.to_ascii_lowercase(),
+        g.files,
+        g.ranks,
+        xb.holdings,
+        fen.join(" ")
+    )];
+    for &(letter, own) in xb.pieces {
+        let betza = match own {
+            Some(b) => b.to_string(),
+            None => def
+                .pieces
+                .iter()
+                .find(|p| p.letter == letter)
+                .map_or_else(String::new, |p| xboard_betza(p.betza)),
+        };
+        lines.push(format!("piece {letter}& {betza}"));
+    }
+    lines
+}
+
+/// A Betza text as the tested XBoard lines spell it: in each atom the modality (`m`,
+/// `c`) comes before the other modifiers (`fmWfcF` is written `mfWcfF`).
+fn xboard_betza(betza: &str) -> String {
+    let mut out = String::new();
+    let mut modifiers = String::new();
+    for c in betza.chars() {
+        if c.is_ascii_lowercase() {
+            modifiers.push(c);
+            continue;
+        }
+        out.extend(modifiers.chars().filter(|m| matches!(m, 'm' | 'c')));
+        out.extend(modifiers.chars().filter(|m| !matches!(m, 'm' | 'c')));
+        modifiers.clear();
+        out.push(c);
+    }
+    out + &modifiers
 }
 
 /// (file, rank) of a square name on a board of `files` x `ranks`, both 0-based.

@@ -112,6 +112,27 @@ pub struct ShatarMates {
     pub forbidden_sole_mater: char,
 }
 
+/// How sako describes a game XBoard does not know itself: the `setup` and `piece` lines
+/// it sends after `variant NAME` (engine-tests/protocol/xboard-notes.md records the XBoard
+/// tests behind every value).
+#[derive(Clone, Debug)]
+pub struct XboardDef {
+    /// White's half of XBoard's piece table: our letter for each of XBoard's piece images,
+    /// in XBoard's order, `.` for an image not used, the king last. Black's half is the
+    /// same in lowercase.
+    pub piece_table: &'static str,
+    /// What follows `FILESxRANKS+` in the `setup` line: the holdings size and the parent
+    /// variant (`0_fairy`; `7_bughouse` for Historia's hands; `7_seirawan` for gating).
+    pub holdings: &'static str,
+    /// The castling field of the start FEN as XBoard needs it, where it differs from ours
+    /// (`Ee`, unmoved kings, so that XBoard lets the Hia gate).
+    pub castling_field: Option<&'static str>,
+    /// The pieces described in `piece X& BETZA` lines, in order: a letter, and XBoard's
+    /// Betza where it is not the piece's own (the castling `KisO2`, the King's Leap
+    /// `KimD`), else `None`.
+    pub pieces: &'static [(char, Option<&'static str>)],
+}
+
 /// A game: all the data that defines it.
 #[derive(Clone, Debug)]
 pub struct VariantDef {
@@ -149,6 +170,17 @@ pub struct VariantDef {
     pub ignore_castling_field: bool,
     /// Game-end rules.
     pub end: EndRules,
+    /// The built-in evaluation tables (`eval-tables/<name>.txt`, embedded).
+    pub eval_table: &'static str,
+    /// How XBoard is told about the game (`None`: XBoard knows it by name).
+    pub xboard: Option<XboardDef>,
+}
+
+/// The embedded text of `eval-tables/<name>.txt`.
+macro_rules! eval_table {
+    ($name:literal) => {
+        include_str!(concat!("../../eval-tables/", $name, ".txt"))
+    };
 }
 
 const CHESS: Geometry = Geometry {
@@ -248,6 +280,8 @@ fn normal() -> VariantDef {
         ignored_in_hand: "",
         ignore_castling_field: false,
         end: FIDE_END,
+        eval_table: eval_table!("normal"),
+        xboard: None,
     }
 }
 
@@ -263,6 +297,13 @@ fn chancellor() -> VariantDef {
             choices: "QCRBN",
             from_pool: "",
         },
+        eval_table: eval_table!("chancellor"),
+        xboard: Some(XboardDef {
+            piece_table: "PNBRQ...CK",
+            holdings: "0_fairy",
+            castling_field: None,
+            pieces: &[('C', None), ('K', Some("KisO2"))],
+        }),
         ..normal()
     }
 }
@@ -293,6 +334,7 @@ fn chancellorx() -> VariantDef {
         description: "Paulowich's Chancellor Chess, crosswise setup (Black's array reversed, kings on e1 and d8)",
         start_fen: "qnbkrbnc/pppppppp/8/8/8/8/PPPPPPPP/CNBRKBNQ w KQkq - 0 1",
         castling,
+        eval_table: eval_table!("chancellorx"),
         ..chancellor()
     }
 }
@@ -307,6 +349,13 @@ fn kingsleap() -> VariantDef {
                 ("e1", [("c1", "d1"), ("g1", "f1"), ("e3", "e2")]),
                 ("e8", [("c8", "d8"), ("g8", "f8"), ("e6", "e7")]),
             ],
+        }),
+        eval_table: eval_table!("kingsleap"),
+        xboard: Some(XboardDef {
+            piece_table: "PNBRQ...CK",
+            holdings: "0_fairy",
+            castling_field: None,
+            pieces: &[('C', None), ('K', Some("KimD"))],
         }),
         ..chancellor()
     }
@@ -355,6 +404,8 @@ fn great() -> VariantDef {
             material: MaterialRule::None,
             shatar_mates: None,
         },
+        eval_table: eval_table!("great"),
+        xboard: None,
     }
 }
 
@@ -406,6 +457,13 @@ fn historia() -> VariantDef {
             material: MaterialRule::BareKingsOnly,
             shatar_mates: None,
         },
+        eval_table: eval_table!("historia"),
+        xboard: Some(XboardDef {
+            piece_table: "PNBRQ.EK",
+            holdings: "7_bughouse",
+            castling_field: None,
+            pieces: &[('Q', None), ('E', None), ('P', None)],
+        }),
     }
 }
 
@@ -456,6 +514,13 @@ fn shatarhia() -> VariantDef {
                 forbidden_sole_mater: 'N',
             }),
         },
+        eval_table: eval_table!("shatarhia"),
+        xboard: Some(XboardDef {
+            piece_table: "PNBRQ..HK",
+            holdings: "7_seirawan",
+            castling_field: Some("Ee"),
+            pieces: &[('Q', None), ('H', None), ('K', None), ('P', None)],
+        }),
     }
 }
 
@@ -467,6 +532,13 @@ fn shatar() -> VariantDef {
         start_fen: "rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w - - 0 1",
         gating: None,
         field: None,
+        eval_table: eval_table!("shatar"),
+        xboard: Some(XboardDef {
+            piece_table: "PNBRQK",
+            holdings: "0_fairy",
+            castling_field: None,
+            pieces: &[('Q', None), ('K', None), ('P', None)],
+        }),
         ..shatarhia()
     }
 }
@@ -550,30 +622,39 @@ fn chesquerque() -> VariantDef {
             material: MaterialRule::BareKingsOnly,
             shatar_mates: None,
         },
+        eval_table: eval_table!("chesquerque"),
+        xboard: Some(XboardDef {
+            piece_table: "PNBRQ..AK",
+            holdings: "0_fairy",
+            castling_field: None,
+            pieces: &[('K', Some("KisO3"))],
+        }),
     }
 }
+
+/// The definition of every variant, in the order `sako variants` lists them. The index
+/// is the variant id; adding a game means adding its function here.
+const DEFINITIONS: &[fn() -> VariantDef] = &[
+    normal,
+    chancellor,
+    chancellorx,
+    kingsleap,
+    great,
+    historia,
+    shatarhia,
+    shatar,
+    chesquerque,
+];
 
 /// Every variant, in the order `sako variants` lists them. The index is the variant id.
 pub fn all_variants() -> &'static [VariantDef] {
     use once_cell::sync::Lazy;
-    static ALL: Lazy<Vec<VariantDef>> = Lazy::new(|| {
-        vec![
-            normal(),
-            chancellor(),
-            chancellorx(),
-            kingsleap(),
-            great(),
-            historia(),
-            shatarhia(),
-            shatar(),
-            chesquerque(),
-        ]
-    });
+    static ALL: Lazy<Vec<VariantDef>> = Lazy::new(|| DEFINITIONS.iter().map(|f| f()).collect());
     &ALL
 }
 
-/// Number of variants.
-pub const VARIANT_COUNT: usize = 9;
+/// Number of variants (the length of the definition list).
+pub const VARIANT_COUNT: usize = DEFINITIONS.len();
 
 /// Finds a variant id by name (also accepts `chess` and `standard` for `normal`,
 /// `greatshatranj` for `great`, `chancellor-crosswise` for `chancellorx`).
@@ -600,5 +681,14 @@ mod tests {
         }
         assert_eq!(variant_id("chess"), Some(0));
         assert_eq!(variant_id("nonsense"), None);
+    }
+
+    #[test]
+    fn every_variant_embeds_its_own_eval_table() {
+        // A variant built with `..other()` must not inherit the other's table.
+        for v in all_variants() {
+            let header = format!("# sako evaluation tables: {} (", v.name);
+            assert!(v.eval_table.starts_with(&header), "{}", v.name);
+        }
     }
 }
