@@ -45,6 +45,20 @@ struct PositionArgs {
     moves: Option<String>,
 }
 
+/// How the engine searches: threads, hash size, evaluation tables.
+#[derive(Args)]
+struct EngineArgs {
+    /// Search threads (Lazy SMP).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Transposition table size in megabytes.
+    #[arg(long, default_value_t = 16)]
+    hash: usize,
+    /// Read evaluation tables from this directory (missing files: built-in tables).
+    #[arg(long, value_name = "DIR")]
+    eval_tables: Option<std::path::PathBuf>,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Count the leaf nodes of the legal move tree to DEPTH.
@@ -78,15 +92,8 @@ enum Command {
         /// Depth in plies.
         #[arg(long, default_value_t = 9)]
         depth: u32,
-        /// Search threads (Lazy SMP).
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// Transposition table size in megabytes.
-        #[arg(long, default_value_t = 16)]
-        hash: usize,
-        /// Read evaluation tables from this directory (missing files: built-in tables).
-        #[arg(long, value_name = "DIR")]
-        eval_tables: Option<std::path::PathBuf>,
+        #[command(flatten)]
+        engine: EngineArgs,
     },
     /// Analyse a position: one `info` line per completed depth, then `bestmove MOVE`.
     Analyze {
@@ -98,15 +105,8 @@ enum Command {
         /// Search this many milliseconds.
         #[arg(long)]
         movetime: Option<u64>,
-        /// Search threads (Lazy SMP).
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// Transposition table size in megabytes.
-        #[arg(long, default_value_t = 16)]
-        hash: usize,
-        /// Read evaluation tables from this directory (missing files: built-in tables).
-        #[arg(long, value_name = "DIR")]
-        eval_tables: Option<std::path::PathBuf>,
+        #[command(flatten)]
+        engine: EngineArgs,
     },
     /// Run an engine-vs-engine match with cutechess-cli's arguments, refereed by sako's
     /// rules (`sako match -help` lists the options; docs/matches.md explains them).
@@ -205,23 +205,13 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             Ok(())
         }
-        Some(Command::Bench {
-            depth,
-            threads,
-            hash,
-            eval_tables,
-        }) => bench(depth, threads, hash, eval_tables.as_deref()),
+        Some(Command::Bench { depth, engine }) => bench(depth, &engine),
         Some(Command::Analyze {
             position,
             depth,
             movetime,
-            threads,
-            hash,
-            eval_tables,
-        }) => {
-            let limits = analyze_limits(depth, movetime)?;
-            analyze(&position, limits, threads, hash, eval_tables.as_deref())
-        }
+            engine,
+        }) => analyze(&position, analyze_limits(depth, movetime)?, &engine),
         Some(Command::Match { args }) => {
             sako::matches::run_cli(&args, &mut std::io::stdout())?;
             Ok(())
@@ -303,12 +293,9 @@ fn perft(position: &PositionArgs, depth: u32, divide: bool, threads: usize) -> R
 
 /// `sako bench`: the fixed positions to `depth`; one line per position, then the
 /// totals. On a terminal a long run shows which position it is on, on standard error.
-fn bench(
-    depth: u32,
-    threads: usize,
-    hash: usize,
-    eval_tables: Option<&std::path::Path>,
-) -> Result<(), String> {
+fn bench(depth: u32, engine: &EngineArgs) -> Result<(), String> {
+    let (threads, hash) = (engine.threads, engine.hash);
+    let eval_tables = engine.eval_tables.as_deref();
     if depth == 0 || depth > 60 {
         return Err(format!("bench depth must be 1..60, not {depth}"));
     }
@@ -347,13 +334,9 @@ fn analyze_limits(depth: Option<u32>, movetime: Option<u64>) -> Result<Limits, S
 }
 
 /// `sako analyze`: one `info` line per completed depth, then `bestmove MOVE`.
-fn analyze(
-    position: &PositionArgs,
-    limits: Limits,
-    threads: usize,
-    hash: usize,
-    eval_tables: Option<&std::path::Path>,
-) -> Result<(), String> {
+fn analyze(position: &PositionArgs, limits: Limits, engine: &EngineArgs) -> Result<(), String> {
+    let (threads, hash) = (engine.threads, engine.hash);
+    let eval_tables = engine.eval_tables.as_deref();
     let mut game = setup(position)?;
     let eval = sako::engine::eval::Eval::load(game.variant(), eval_tables)?;
     let tt = sako::engine::tt::Tt::new(hash.max(1));
