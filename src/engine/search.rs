@@ -218,11 +218,21 @@ impl Shared<'_> {
     }
 }
 
-/// `ln(depth) * ln(moves)`-shaped late-move reductions.
+/// `ln(depth) * ln(moves)`-shaped late-move reductions, computed once.
+static REDUCTIONS: once_cell::sync::Lazy<[[u8; 64]; 64]> = once_cell::sync::Lazy::new(|| {
+    let mut table = [[0u8; 64]; 64];
+    for (d, row) in table.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+        }
+    }
+    table
+});
+
+/// The late-move reduction of the `moves`-th move at `depth`.
+#[inline]
 fn reduction(depth: i32, moves: usize) -> i32 {
-    let d = depth.clamp(1, 63) as f64;
-    let m = moves.clamp(1, 63) as f64;
-    (0.5 + d.ln() * m.ln() / 2.25) as i32
+    REDUCTIONS[depth.clamp(1, 63) as usize][moves.clamp(1, 63)] as i32
 }
 
 /// How many quiet moves a non-PV node at `depth` (1 to 4) searches before late-move
@@ -281,6 +291,9 @@ struct Worker<'a, B: BoardWidth> {
     stopped: bool,
     killers: Vec<[Move; 2]>,
     history: Vec<i32>,
+    /// Move-ordering scores, one buffer per ply (taken while a node uses it), so no
+    /// node clears a full-size array.
+    score_bufs: Vec<Vec<i32>>,
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     root_depth: i32,
@@ -321,6 +334,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             seldepth: 0,
             stopped: false,
             killers: vec![[Move::NONE; 2]; MAX_PLY + 2],
+            score_bufs: vec![Vec::new(); MAX_PLY + 2],
             history: vec![
                 0;
                 2 * crate::rules::compile::MAX_TYPES * crate::rules::geometry::MAX_SQUARES
@@ -427,6 +441,15 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         }
     }
 
+    /// The ordering-score buffer of `ply`, sized for `len` moves; the node gives it back
+    /// to `score_bufs` when it is done (a node left early just drops it).
+    fn take_scores(&mut self, ply: usize, len: usize) -> Vec<i32> {
+        let mut v = std::mem::take(&mut self.score_bufs[ply]);
+        v.clear();
+        v.resize(len, 0);
+        v
+    }
+
     /// Moves the best-scored remaining move to position `i` and returns it.
     #[inline(always)]
     fn pick(list: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
@@ -517,7 +540,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             best = stand;
             self.pos.generate_pseudo(&mut list, true);
         }
-        let mut scores = [0i32; crate::rules::moves::MAX_MOVES];
+        let mut scores = self.take_scores(ply, list.len());
         self.order(&list, Move::NONE, ply, &mut scores);
         for i in 0..list.len() {
             let m = Self::pick(&mut list, &mut scores, i);
@@ -558,6 +581,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
                 }
             }
         }
+        self.score_bufs[ply] = scores;
         best
     }
 
@@ -690,7 +714,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         if list.is_empty() {
             return self.no_move_score(ply);
         }
-        let mut scores = [0i32; crate::rules::moves::MAX_MOVES];
+        let mut scores = self.take_scores(ply, list.len());
         self.order(&list, tt_move, ply, &mut scores);
 
         let mut best = -INF;
@@ -753,6 +777,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             }
         }
 
+        self.score_bufs[ply] = scores;
         if ply == 0 && !self.root_skip.is_empty() {
             // Some root moves were left out: this is not the position's true value.
             return best;
