@@ -20,6 +20,7 @@ use sako::engine::search::SearchOptions;
 use sako::engine::time::Limits;
 use sako::engine::tt::Tt;
 use sako::rules::position::outcome::GameResult;
+use sako::rules::position::Color;
 use sako::rules::variant::all_variants;
 use sako::Game;
 
@@ -104,7 +105,7 @@ fn wins_in(game: &mut Game, n: u32) -> bool {
         .any(|m| move_wins_in(game, m, n, me))
 }
 
-fn move_wins_in(game: &mut Game, m: &str, n: u32, me: usize) -> bool {
+fn move_wins_in(game: &mut Game, m: &str, n: u32, me: Color) -> bool {
     game.play(m).expect("legal move");
     let result = match game.outcome() {
         Some(o) => o.result == GameResult::win_for(me),

@@ -9,7 +9,7 @@ use crate::engine::search::{SearchInfo, SearchOptions, SearchResult};
 use crate::rules::compile::BoardWidth;
 use crate::rules::moves::{Move, MoveList};
 use crate::rules::position::outcome::Outcome;
-use crate::rules::position::Position;
+use crate::rules::position::{Color, Position};
 use crate::rules::variant::{all_variants, variant_id, VariantDef};
 
 /// Operations on a position of some width, for dynamic dispatch.
@@ -28,7 +28,7 @@ trait GameOps: Send {
         on_move: &(dyn Fn(u64) + Sync),
     ) -> Vec<(String, u64)>;
     fn in_check(&self) -> bool;
-    fn side_to_move(&self) -> usize;
+    fn side_to_move(&self) -> Color;
     fn key(&self) -> u64;
     fn check_key(&self) -> bool;
     fn boxed_clone(&self) -> Box<dyn GameOps>;
@@ -131,7 +131,7 @@ impl<B: BoardWidth> GameOps for Tracked<B> {
     fn in_check(&self) -> bool {
         self.pos.in_check()
     }
-    fn side_to_move(&self) -> usize {
+    fn side_to_move(&self) -> Color {
         self.pos.side()
     }
     fn key(&self) -> u64 {
@@ -262,8 +262,8 @@ impl Game {
     pub fn in_check(&self) -> bool {
         self.inner.in_check()
     }
-    /// 0 when White is to move, 1 for Black.
-    pub fn side_to_move(&self) -> usize {
+    /// The side to move.
+    pub fn side_to_move(&self) -> Color {
         self.inner.side_to_move()
     }
     /// The Zobrist key of the position.

@@ -10,7 +10,7 @@ use std::path::Path;
 use crate::engine::eval_tables::{EvalTables, Pair, Terms};
 use crate::rules::compile::{BoardWidth, PieceType, Rules};
 use crate::rules::geometry::{Square, MAX_SQUARES, NO_SQUARE};
-use crate::rules::position::{Position, BLACK, WHITE};
+use crate::rules::position::{Color, Position};
 use crate::rules::variant::{all_variants, variant_id, BareKingRule, VariantDef};
 
 /// Evaluation parameters compiled for one variant.
@@ -65,8 +65,8 @@ impl Eval {
             for sq in 0..n {
                 let bonus = p.pst[sq];
                 let v = Pair::new(p.value.mg + bonus.mg, p.value.eg + bonus.eg);
-                psq[WHITE][t * MAX_SQUARES + sq] = v;
-                psq[BLACK][t * MAX_SQUARES + mirror(def, sq)] = v;
+                psq[Color::White][t * MAX_SQUARES + sq] = v;
+                psq[Color::Black][t * MAX_SQUARES + mirror(def, sq)] = v;
             }
         }
         let king = def.pieces.iter().position(|p| p.royal).unwrap_or(0);
@@ -153,7 +153,7 @@ impl Eval {
     }
 
     /// Non-pawn, non-king material of colour `c` on the board, middlegame values.
-    pub fn piece_material<B: BoardWidth>(&self, pos: &Position<B>, c: usize) -> i32 {
+    pub fn piece_material<B: BoardWidth>(&self, pos: &Position<B>, c: Color) -> i32 {
         let r = pos.rules;
         let mut m = 0;
         for t in 0..r.types {
@@ -170,21 +170,21 @@ impl Eval {
     pub fn evaluate<B: BoardWidth>(&self, pos: &Position<B>) -> i32 {
         let r = pos.rules;
         let occ = pos.occupied();
-        let king_sq = [pos.king_square(WHITE), pos.king_square(BLACK)];
-        let zone = |c: usize| -> B {
+        let king_sq = Color::ALL.map(|c| pos.king_square(c));
+        let zone = |c: Color| -> B {
             if king_sq[c] == NO_SQUARE {
                 B::EMPTY
             } else {
                 r.neighbours[king_sq[c]]
             }
         };
-        let zones = [zone(WHITE), zone(BLACK)];
+        let zones = Color::ALL.map(zone);
         let mut s = Sums::default();
-        for (c, &k) in king_sq.iter().enumerate() {
+        for c in Color::iter() {
             self.board_terms(pos, c, occ, &zones, &mut s);
             self.pair_terms(pos, c, &mut s);
             if self.hand_is_material && !pos.hand_is_empty(c) {
-                self.hand_terms(pos, c, k, &mut s);
+                self.hand_terms(pos, c, king_sq[c], &mut s);
             }
         }
         self.king_attack_terms(&mut s);
@@ -203,14 +203,14 @@ impl Eval {
     fn board_terms<B: BoardWidth>(
         &self,
         pos: &Position<B>,
-        c: usize,
+        c: Color,
         occ: B,
         zones: &[B; 2],
         s: &mut Sums,
     ) {
         let r = pos.rules;
         let own = pos.pieces_of_color(c);
-        let them = c ^ 1;
+        let them = c.flip();
         for t in 0..r.types {
             let set = pos.pieces(c, t);
             if set.is_empty() {
@@ -242,7 +242,7 @@ impl Eval {
     /// Colour `c`'s `pair` bonuses: pieces on both square colours (a piece in hand can
     /// still be dropped on the missing colour).
     #[inline(always)]
-    fn pair_terms<B: BoardWidth>(&self, pos: &Position<B>, c: usize, s: &mut Sums) {
+    fn pair_terms<B: BoardWidth>(&self, pos: &Position<B>, c: Color, s: &mut Sums) {
         let r = pos.rules;
         for &(t, bonus) in &self.pairs {
             let set = pos.pieces(c, t);
@@ -264,7 +264,7 @@ impl Eval {
     /// Colour `c`'s pieces in hand (value, phase, `hand_piece`) and the cover of its
     /// king `k` while it still deploys.
     #[inline(always)]
-    fn hand_terms<B: BoardWidth>(&self, pos: &Position<B>, c: usize, k: Square, s: &mut Sums) {
+    fn hand_terms<B: BoardWidth>(&self, pos: &Position<B>, c: Color, k: Square, s: &mut Sums) {
         let r = pos.rules;
         for t in 0..r.types {
             let n = pos.in_hand(c, t) as i32;
@@ -286,7 +286,7 @@ impl Eval {
     /// one with three hits) take part.
     #[inline(always)]
     fn king_attack_terms(&self, s: &mut Sums) {
-        for c in 0..2 {
+        for c in Color::iter() {
             if s.attackers[c] >= 2 || (s.attackers[c] == 1 && s.pressure[c] >= 3) {
                 let u = s.pressure[c].min(24);
                 s.mg[c] -= self.terms.king_attack.mg * u * u / 8;
@@ -298,15 +298,15 @@ impl Eval {
     /// The tempo bonus for `us`, then the middlegame and endgame sums blended by the
     /// phase, from `us`'s point of view.
     #[inline(always)]
-    fn tapered(&self, us: usize, s: &mut Sums) -> i32 {
+    fn tapered(&self, us: Color, s: &mut Sums) -> i32 {
         s.mg[us] += self.terms.tempo.mg;
         s.eg[us] += self.terms.tempo.eg;
         let total = self.phase_total;
         let ph = s.phase.clamp(0, total);
-        let m = s.mg[WHITE] - s.mg[BLACK];
-        let e = s.eg[WHITE] - s.eg[BLACK];
+        let m = s.mg[Color::White] - s.mg[Color::Black];
+        let e = s.eg[Color::White] - s.eg[Color::Black];
         let score = (m * ph + e * (total - ph)) / total;
-        if us == WHITE {
+        if us == Color::White {
             score
         } else {
             -score
@@ -327,8 +327,8 @@ impl Eval {
         let mut count = [[0u8; 10]; 2];
         let mut low = [[u8::MAX; 10]; 2];
         let mut high = [[0u8; 10]; 2];
-        let pawns = [pos.pieces(WHITE, p), pos.pieces(BLACK, p)];
-        for c in 0..2 {
+        let pawns = Color::ALL.map(|c| pos.pieces(c, p));
+        for c in Color::iter() {
             for sq in pawns[c].squares() {
                 let f = sq % files;
                 let rk = (sq / files) as u8;
@@ -338,11 +338,11 @@ impl Eval {
             }
         }
         let t = &self.terms;
-        for c in 0..2 {
-            let them = c ^ 1;
+        for c in Color::iter() {
+            let them = c.flip();
             let promo = self.promo_rank[c] as i32;
             // The longest way a pawn can have to go: from the first rank.
-            let max_dist = if c == WHITE {
+            let max_dist = if c == Color::White {
                 promo
             } else {
                 self.ranks as i32 - 1 - promo
@@ -354,7 +354,7 @@ impl Eval {
                 let lo = f.saturating_sub(1);
                 let hi = (f + 1).min(files - 1);
                 // Doubled: another own pawn in front on the same file.
-                let ahead_own = if c == WHITE {
+                let ahead_own = if c == Color::White {
                     (high[c][f] as i32) > rk
                 } else {
                     (low[c][f] as i32) < rk
@@ -370,7 +370,7 @@ impl Eval {
                 }
                 let passed = (lo..=hi).all(|ff| {
                     count[them][ff] == 0
-                        || if c == WHITE {
+                        || if c == Color::White {
                             (high[them][ff] as i32) < rk
                         } else {
                             (low[them][ff] as i32) > rk
@@ -389,7 +389,7 @@ impl Eval {
             let k = king_sq[c];
             if k != NO_SQUARE && t.king_shelter != Pair::default() {
                 let g = r.geo;
-                let dir: i32 = if c == WHITE { 1 } else { -1 };
+                let dir: i32 = if c == Color::White { 1 } else { -1 };
                 let mut units = 0;
                 for df in -1..=1 {
                     for (step, w) in [(1, 2), (2, 1)] {
@@ -413,8 +413,8 @@ impl Eval {
         mg: &mut [i32; 2],
         eg: &mut [i32; 2],
     ) {
-        for weak in 0..2 {
-            let strong = weak ^ 1;
+        for weak in Color::iter() {
+            let strong = weak.flip();
             if !pos.is_bare(weak, true) || pos.is_bare(strong, true) {
                 continue;
             }
@@ -455,7 +455,7 @@ const MAX_TYPES_SQ: usize = crate::rules::compile::MAX_TYPES * MAX_SQUARES;
 /// Squares a piece of colour `c`, type `t` on `sq` moves to or attacks with occupancy
 /// `occ` (leaps, steps, open paths and slides; pawns' quiet steps included).
 #[inline(always)]
-pub fn attacks<B: BoardWidth>(r: &Rules<B>, c: usize, t: PieceType, sq: Square, occ: B) -> B {
+pub fn attacks<B: BoardWidth>(r: &Rules<B>, c: Color, t: PieceType, sq: Square, occ: B) -> B {
     let mut a = r.capture_leaps(c, t, sq) | r.quiet_leaps(c, t, sq);
     let dirs = r.rider_dirs[t];
     if dirs != 0 {

@@ -53,7 +53,7 @@ use crate::engine::tt::{Bound, Tt};
 use crate::rules::compile::BoardWidth;
 use crate::rules::moves::{Move, MoveKind, MoveList};
 use crate::rules::position::outcome::EndProbe;
-use crate::rules::position::{piece_code, piece_type, Position, NO_PIECE};
+use crate::rules::position::{piece_code, piece_type, Color, Position, NO_PIECE};
 use crate::rules::variant::NoMoveRule;
 
 /// The score of a mate at the root (a mate `n` plies away scores `MATE - n`).
@@ -325,7 +325,7 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 
 impl<'a, B: BoardWidth> Worker<'a, B> {
     fn new(pos: Position<B>, sh: &'a Shared<'a>, id: usize) -> Self {
-        let drops = pos.rules.drop_zone[0].any();
+        let drops = pos.rules.drop_zone[Color::White].any();
         Worker {
             pos,
             sh,
@@ -490,7 +490,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
     fn null_allowed(&self) -> bool {
         let pos = &self.pos;
         let us = pos.side();
-        if self.drops && !(pos.hand_is_empty(0) && pos.hand_is_empty(1)) {
+        if self.drops && !(pos.hand_is_empty(Color::White) && pos.hand_is_empty(Color::Black)) {
             return false;
         }
         let r = pos.rules;

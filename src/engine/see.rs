@@ -54,7 +54,7 @@ pub fn see_at_least<B: BoardWidth>(
 
     // `result` is 1 while the side to move is getting at least `threshold`.
     let mut result = 1;
-    let mut side = pos.side() ^ 1;
+    let mut side = pos.side().flip();
     loop {
         let attackers = pos.attackers(to, occ, side) & occ;
         if attackers.is_empty() {
@@ -68,7 +68,7 @@ pub fn see_at_least<B: BoardWidth>(
             .unwrap_or((to, r.king));
         if kind == r.king {
             // A king may take only when nothing takes it back.
-            let defenders = pos.attackers(to, occ & !B::square(square), side ^ 1) & occ;
+            let defenders = pos.attackers(to, occ & !B::square(square), side.flip()) & occ;
             if defenders.any() {
                 result ^= 1;
             }
@@ -79,7 +79,7 @@ pub fn see_at_least<B: BoardWidth>(
             break;
         }
         occ &= !B::square(square);
-        side ^= 1;
+        side = side.flip();
     }
     result == 1
 }

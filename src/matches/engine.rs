@@ -14,8 +14,8 @@ use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 use super::args::{EngineConfig, Proto, TimeControl};
-use crate::rules::position::fen_board_cells;
 use crate::rules::position::outcome::GameResult;
+use crate::rules::position::{fen_board_cells, Color};
 
 /// What an engine's reader thread reports.
 #[derive(Debug)]
@@ -236,7 +236,7 @@ pub struct Engine {
     /// Moves of the current game the engine has been told about (its own included).
     told: usize,
     /// The colour the engine plays in the current game.
-    color: usize,
+    color: Color,
     start_fen: Option<String>,
     /// The last score and depth it reported during the current search.
     pub last_score: Option<EngineScore>,
@@ -394,7 +394,7 @@ impl Engine {
             uci_variant_set: None,
             forced: true,
             told: 0,
-            color: 0,
+            color: Color::White,
             start_fen: None,
             last_score: None,
             last_depth: None,
@@ -720,7 +720,7 @@ impl Engine {
         mux: &mut Mux,
         variant: &str,
         fen: Option<&str>,
-        color: usize,
+        color: Color,
     ) -> Result<(), EngineError> {
         self.told = 0;
         self.forced = true;
@@ -820,7 +820,7 @@ impl Engine {
                 let mut go = String::from("go");
                 match (&self.cfg.tc, clocks) {
                     (TimeControl::Clock { inc_ms, .. }, Some((own, opp))) => {
-                        let (w, b) = if self.color == 0 {
+                        let (w, b) = if self.color == Color::White {
                             (own, opp)
                         } else {
                             (opp, own)
@@ -894,7 +894,7 @@ impl Engine {
     }
 
     fn keep_score(&mut self, score: EngineScore, depth: Option<u32>) {
-        let s = if self.cfg.whitepov && self.color == 1 {
+        let s = if self.cfg.whitepov && self.color == Color::Black {
             score.negated()
         } else {
             score

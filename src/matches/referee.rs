@@ -8,10 +8,8 @@ use std::time::{Duration, Instant};
 use super::args::{DrawRule, ResignRule, TimeControl};
 use super::engine::{Engine, EngineError, EngineScore, Envelope, Msg, Mux, Reply};
 use crate::rules::position::outcome::GameResult;
+use crate::rules::position::Color;
 use crate::Game;
-
-/// The colour names used in reasons.
-pub const COLOR_NAMES: [&str; 2] = ["White", "Black"];
 
 /// How a game ended, as the PGN `Termination` tag says it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -299,8 +297,8 @@ impl Progress {
     }
 
     /// The slot that plays `color`.
-    fn slot_of(&self, color: usize) -> usize {
-        if color == 0 {
+    fn slot_of(&self, color: Color) -> usize {
+        if color == Color::White {
             self.white_slot
         } else {
             self.white_slot ^ 1
@@ -308,24 +306,24 @@ impl Progress {
     }
 
     /// The colour the engine in `slot` plays.
-    fn color_of(&self, slot: usize) -> usize {
+    fn color_of(&self, slot: usize) -> Color {
         if slot == self.white_slot {
-            0
+            Color::White
         } else {
-            1
+            Color::Black
         }
     }
 }
 
 /// The end of a game that the engine in `slot` (playing `color`) loses by the illegal
 /// move `what`, recorded as a foul.
-fn illegal_move(p: &mut Progress, slot: usize, color: usize, what: &str) -> Turn {
+fn illegal_move(p: &mut Progress, slot: usize, color: Color, what: &str) -> Turn {
     p.fouls.push((slot, Foul::IllegalMove));
     Turn::Over(
-        GameResult::win_for(color ^ 1),
+        GameResult::win_for(color.flip()),
         format!(
             "{} makes an illegal move: {what} in position {}",
-            COLOR_NAMES[color],
+            color.name(),
             p.game.fen()
         ),
         Termination::IllegalMove,
@@ -429,7 +427,8 @@ pub fn play_game(
 /// forfeits (White's failure first, if both fail).
 fn start_engines(pair: &mut Pair, setup: &GameSetup, p: &mut Progress) -> Option<Ending> {
     let mut early_end = None;
-    for (color, color_name) in COLOR_NAMES.iter().enumerate() {
+    for color in Color::iter() {
+        let color_name = color.name();
         let slot = p.slot_of(color);
         let r = {
             let Pair { mux, engines } = &mut *pair;
@@ -444,7 +443,7 @@ fn start_engines(pair: &mut Pair, setup: &GameSetup, p: &mut Progress) -> Option
             pair.drop_engine(slot);
             if early_end.is_none() {
                 early_end = Some((
-                    GameResult::win_for(color ^ 1),
+                    GameResult::win_for(color.flip()),
                     format!("{color_name}'s engine failed to start the game: {err}"),
                     term,
                 ));
@@ -500,7 +499,7 @@ impl ScoreWatch {
     fn after_move(
         &mut self,
         adj: &Adjudication,
-        color: usize,
+        color: Color,
         cp: Option<i32>,
         p: &Progress,
     ) -> Option<Ending> {
@@ -518,11 +517,11 @@ impl ScoreWatch {
 
     /// `-resign`: `color` loses when its score stayed at or below `-score` for
     /// `movecount` moves (with `twosided`, while the other side's agreed).
-    fn resign(&mut self, rule: &ResignRule, color: usize, cp: Option<i32>) -> Option<Ending> {
+    fn resign(&mut self, rule: &ResignRule, color: Color, cp: Option<i32>) -> Option<Ending> {
         match cp {
             Some(c) if c <= -rule.score => {
                 let other_agrees =
-                    !rule.twosided || self.last_cp[color ^ 1].is_some_and(|o| o >= rule.score);
+                    !rule.twosided || self.last_cp[color.flip()].is_some_and(|o| o >= rule.score);
                 if other_agrees {
                     self.resign_count[color] += 1;
                 } else {
@@ -535,11 +534,11 @@ impl ScoreWatch {
             return None;
         }
         Some((
-            GameResult::win_for(color ^ 1),
+            GameResult::win_for(color.flip()),
             format!(
                 "{} wins by adjudication: {}'s score at or below -{} cp for {} moves",
-                COLOR_NAMES[color ^ 1],
-                COLOR_NAMES[color],
+                color.flip().name(),
+                color.name(),
                 rule.score,
                 rule.movecount
             ),
@@ -598,7 +597,7 @@ struct Request {
     /// The engine's slot.
     slot: usize,
     /// The colour it plays.
-    color: usize,
+    color: Color,
     /// When the request was sent.
     sent_at: Instant,
     /// Milliseconds on its clock for the move, if bounded.
@@ -620,12 +619,12 @@ impl Request {
 
     /// The requested engine's colour name.
     fn me(&self) -> &'static str {
-        COLOR_NAMES[self.color]
+        self.color.name()
     }
 }
 
 /// Asks engine `slot` (playing `color`) for a move and plays it, or ends the game.
-fn play_turn(pair: &mut Pair, p: &mut Progress, slot: usize, color: usize) -> Turn {
+fn play_turn(pair: &mut Pair, p: &mut Progress, slot: usize, color: Color) -> Turn {
     let req = match send_request(pair, p, slot, color) {
         Ok(req) => req,
         Err(end) => return end,
@@ -647,8 +646,8 @@ fn play_turn(pair: &mut Pair, p: &mut Progress, slot: usize, color: usize) -> Tu
                 p.fouls.push((from, Foul::Crash));
                 pair.drop_engine(from);
                 return Turn::Over(
-                    GameResult::win_for(from_color ^ 1),
-                    format!("{}'s engine exited (crash)", COLOR_NAMES[from_color]),
+                    GameResult::win_for(from_color.flip()),
+                    format!("{}'s engine exited (crash)", from_color.name()),
                     Termination::Abandoned,
                 );
             }
@@ -675,7 +674,7 @@ fn send_request(
     pair: &mut Pair,
     p: &mut Progress,
     slot: usize,
-    color: usize,
+    color: Color,
 ) -> Result<Request, Turn> {
     let clock = &p.clocks[slot];
     let limit = clock.limit_ms();
@@ -709,8 +708,8 @@ fn send_request(
             p.fouls.push((slot, foul));
             pair.drop_engine(slot);
             Err(Turn::Over(
-                GameResult::win_for(color ^ 1),
-                format!("{}'s engine exited ({err})", COLOR_NAMES[color]),
+                GameResult::win_for(color.flip()),
+                format!("{}'s engine exited ({err})", color.name()),
                 term,
             ))
         }
@@ -721,7 +720,7 @@ fn send_request(
 fn lost_on_time(p: &mut Progress, req: &Request) -> Turn {
     p.fouls.push((req.slot, Foul::TimeLoss));
     Turn::Over(
-        GameResult::win_for(req.color ^ 1),
+        GameResult::win_for(req.color.flip()),
         format!("{} loses on time", req.me()),
         Termination::TimeForfeit,
     )
@@ -736,7 +735,7 @@ fn no_answer(pair: &mut Pair, p: &mut Progress, req: &Request) -> Turn {
     p.fouls.push((req.slot, Foul::Stall));
     pair.drop_engine(req.slot);
     Turn::Over(
-        GameResult::win_for(req.color ^ 1),
+        GameResult::win_for(req.color.flip()),
         format!(
             "{}'s engine stalls: no move in {} s",
             req.me(),
@@ -767,7 +766,7 @@ fn on_reply(
 ) -> Option<Turn> {
     let from = heard.from;
     let from_color = p.color_of(from);
-    let who = COLOR_NAMES[from_color];
+    let who = from_color.name();
     match reply {
         Reply::Move(text) if from == req.slot => Some(take_move(pair, p, req, &text, heard.at)),
         Reply::NoMove if from == req.slot => Some(illegal_move(
@@ -779,7 +778,7 @@ fn on_reply(
         // A stale move of the other engine, analysis, anything else: ignore.
         Reply::Move(_) | Reply::NoMove | Reply::Info | Reply::Other => None,
         Reply::Resign => Some(Turn::Over(
-            GameResult::win_for(from_color ^ 1),
+            GameResult::win_for(from_color.flip()),
             format!("{who} resigns"),
             Termination::Normal,
         )),
@@ -787,7 +786,7 @@ fn on_reply(
         Reply::Rejected(m) => {
             p.fouls.push((from, Foul::RefusedMove));
             Some(Turn::Over(
-                GameResult::win_for(from_color ^ 1),
+                GameResult::win_for(from_color.flip()),
                 format!(
                     "{who}'s engine refuses the legal move {} ({})",
                     comment_safe(&m),
@@ -837,18 +836,18 @@ fn take_move(pair: &mut Pair, p: &mut Progress, req: &Request, text: &str, at: I
 /// is false and loses.
 fn judge_claim(p: &mut Progress, from: usize, result: GameResult, comment: &str) -> Turn {
     let from_color = p.color_of(from);
-    let who = COLOR_NAMES[from_color];
+    let who = from_color.name();
     if let Some(o) = p.game.outcome() {
         if o.result == result {
             return Turn::Over(o.result, o.reason, Termination::Normal);
         }
     }
-    if result == GameResult::win_for(from_color ^ 1) {
+    if result == GameResult::win_for(from_color.flip()) {
         return Turn::Over(result, format!("{who} resigns"), Termination::Normal);
     }
     p.fouls.push((from, Foul::FalseClaim));
     Turn::Over(
-        GameResult::win_for(from_color ^ 1),
+        GameResult::win_for(from_color.flip()),
         format!(
             "{who} makes a false result claim: {} ({}) in position {}",
             result.pgn(),

@@ -3,6 +3,7 @@
 use super::{split_command, FrontEnd, Session};
 use crate::engine::search::{SearchInfo, SearchResult};
 use crate::engine::time::Limits;
+use crate::rules::position::Color;
 use crate::rules::variant::{all_variants, variant_id};
 use std::path::PathBuf;
 
@@ -220,7 +221,7 @@ impl Uci {
             overhead: Some(self.overhead_ms),
             ..Limits::default()
         };
-        let white = self.s.game.side_to_move() == 0;
+        let white = self.s.game.side_to_move() == Color::White;
         let mut ponder = false;
         let mut exclude_others: Option<Vec<String>> = None;
         let mut i = 0;

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use super::{split_command, FrontEnd, Session};
 use crate::engine::search::{Score, SearchInfo, SearchResult};
 use crate::engine::time::Limits;
-use crate::rules::position::fen_board_cells;
+use crate::rules::position::{fen_board_cells, Color};
 use crate::rules::variant::{all_variants, variant_id, VariantDef};
 
 /// What the engine does when a search it started finishes.
@@ -36,7 +36,7 @@ pub struct Xboard {
     mode: Mode,
     force: bool,
     /// The colour the engine plays, when not in force mode.
-    engine_side: Option<usize>,
+    engine_side: Option<Color>,
     post: bool,
     tc: TimeControl,
     /// Moves the engine made since the time control started.
@@ -86,7 +86,7 @@ impl Xboard {
             s: session,
             mode: Mode::Idle,
             force: false,
-            engine_side: Some(1),
+            engine_side: Some(Color::Black),
             post: true,
             tc: TimeControl::default(),
             moves_made: 0,
@@ -136,7 +136,7 @@ impl Xboard {
             "go" => self.go(),
             "playother" => {
                 self.force = false;
-                self.engine_side = Some(self.s.game.side_to_move() ^ 1);
+                self.engine_side = Some(self.s.game.side_to_move().flip());
             }
             "usermove" => self.usermove(rest),
             "level" => self.level(rest),
@@ -302,7 +302,7 @@ impl Xboard {
         }
         self.s.clear_hash();
         self.force = false;
-        self.engine_side = Some(1);
+        self.engine_side = Some(Color::Black);
         self.tc.fixed_ms = None;
         self.tc.depth = None;
         self.moves_made = 0;
@@ -818,7 +818,7 @@ fn from_xboard_fen(variant: &str, fen: &str) -> String {
             let black = rights.chars().any(|c| c.is_ascii_lowercase());
             let mut all = String::new();
             for c in &def.castling {
-                if (c.color == 0 && white) || (c.color == 1 && black) {
+                if (c.color == Color::White && white) || (c.color == Color::Black && black) {
                     all.push(c.flag);
                 }
             }

@@ -2,14 +2,15 @@
 //! rules that are not piece movement (castling, drops, gating, promotion, game end).
 //! The compiled, per-board-width form lives in [`crate::rules`].
 
+use crate::rules::color::Color;
 use crate::rules::geometry::{Geometry, Topology};
 use crate::rules::piece::PieceDef;
 
 /// One castling move: the king's and its partner's squares, named.
 #[derive(Clone, Debug)]
 pub struct CastlingDef {
-    /// 0 for White, 1 for Black.
-    pub color: usize,
+    /// The side this castling move belongs to.
+    pub color: Color,
     /// FEN letter of this right (`K`, `Q`, `k`, `q`).
     pub flag: char,
     /// King's start and target squares.
@@ -200,7 +201,7 @@ const FIDE_END: EndRules = EndRules {
 fn fide_castling(partner_k: char, partner_q: char) -> Vec<CastlingDef> {
     vec![
         CastlingDef {
-            color: 0,
+            color: Color::White,
             flag: 'K',
             king: ("e1", "g1"),
             partner: ("h1", "f1"),
@@ -209,7 +210,7 @@ fn fide_castling(partner_k: char, partner_q: char) -> Vec<CastlingDef> {
             safe: &["e1", "f1", "g1"],
         },
         CastlingDef {
-            color: 0,
+            color: Color::White,
             flag: 'Q',
             king: ("e1", "c1"),
             partner: ("a1", "d1"),
@@ -218,7 +219,7 @@ fn fide_castling(partner_k: char, partner_q: char) -> Vec<CastlingDef> {
             safe: &["e1", "d1", "c1"],
         },
         CastlingDef {
-            color: 1,
+            color: Color::Black,
             flag: 'k',
             king: ("e8", "g8"),
             partner: ("h8", "f8"),
@@ -227,7 +228,7 @@ fn fide_castling(partner_k: char, partner_q: char) -> Vec<CastlingDef> {
             safe: &["e8", "f8", "g8"],
         },
         CastlingDef {
-            color: 1,
+            color: Color::Black,
             flag: 'q',
             king: ("e8", "c8"),
             partner: ("a8", "d8"),
@@ -312,7 +313,7 @@ fn chancellorx() -> VariantDef {
     let mut castling = fide_castling('Q', 'C');
     castling.truncate(2);
     castling.push(CastlingDef {
-        color: 1,
+        color: Color::Black,
         flag: 'k',
         king: ("d8", "f8"),
         partner: ("h8", "e8"),
@@ -321,7 +322,7 @@ fn chancellorx() -> VariantDef {
         safe: &["d8", "e8", "f8"],
     });
     castling.push(CastlingDef {
-        color: 1,
+        color: Color::Black,
         flag: 'q',
         king: ("d8", "b8"),
         partner: ("a8", "c8"),
@@ -565,7 +566,7 @@ fn chesquerque() -> VariantDef {
         start_fen: "rnbqkabnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBQKABNR w KQkq - 0 1",
         castling: vec![
             CastlingDef {
-                color: 0,
+                color: Color::White,
                 flag: 'K',
                 king: ("e1", "h1"),
                 partner: ("i1", "g1"),
@@ -574,7 +575,7 @@ fn chesquerque() -> VariantDef {
                 safe: &["e1", "f1", "g1", "h1"],
             },
             CastlingDef {
-                color: 0,
+                color: Color::White,
                 flag: 'Q',
                 king: ("e1", "b1"),
                 partner: ("a1", "c1"),
@@ -583,7 +584,7 @@ fn chesquerque() -> VariantDef {
                 safe: &["e1", "d1", "c1", "b1"],
             },
             CastlingDef {
-                color: 1,
+                color: Color::Black,
                 flag: 'k',
                 king: ("e9", "h9"),
                 partner: ("i9", "g9"),
@@ -592,7 +593,7 @@ fn chesquerque() -> VariantDef {
                 safe: &["e9", "f9", "g9", "h9"],
             },
             CastlingDef {
-                color: 1,
+                color: Color::Black,
                 flag: 'q',
                 king: ("e9", "b9"),
                 partner: ("a9", "c9"),

@@ -3,6 +3,7 @@
 
 use once_cell::sync::Lazy;
 
+use crate::rules::color::Color;
 use crate::rules::compile::MAX_TYPES;
 use crate::rules::geometry::MAX_SQUARES;
 
@@ -26,8 +27,8 @@ pub struct Zobrist {
 impl Zobrist {
     /// The key of `count` pieces of type `t` in `color`'s hand.
     #[inline(always)]
-    pub fn hand_key(&self, color: usize, t: usize, count: u8) -> u64 {
-        self.hand[color][t][(count as usize).min(MAX_HAND - 1)]
+    pub fn hand_key(&self, color: Color, t: usize, count: u8) -> u64 {
+        self.hand[color.index()][t][(count as usize).min(MAX_HAND - 1)]
     }
 }
 

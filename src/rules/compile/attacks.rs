@@ -5,6 +5,7 @@
 use super::moves::MoveTables;
 use super::{PathMove, PieceType, Rules, MAX_TYPES};
 use crate::rules::bitboard::Bitboard;
+use crate::rules::color::Color;
 use crate::rules::geometry::{DIAGONAL, MAX_SQUARES, ORTHOGONAL};
 use crate::rules::variant::VariantDef;
 
@@ -32,14 +33,14 @@ pub(super) fn reverse_tables<B: Bitboard>(
     let mut attackers_by_leap = vec![B::EMPTY; table];
     let mut reverse: Vec<Vec<PathMove<B>>> = vec![Vec::new(); table];
     let mut ep_sources = vec![B::EMPTY; 2 * MAX_SQUARES];
-    for color in 0..2 {
+    for color in Color::iter() {
         for t in 0..types {
             for from in 0..n {
                 let i = Rules::<B>::idx(color, t, from);
                 for to in m.capture[i].squares() {
                     attackers_by_leap[Rules::<B>::idx(color, t, to)] |= B::square(from);
                     if Some(t) == pawn && !m.quiet[i].has(to) {
-                        ep_sources[color * MAX_SQUARES + to] |= B::square(from);
+                        ep_sources[color.index() * MAX_SQUARES + to] |= B::square(from);
                     }
                 }
                 let (a, b) = m.path_span[i];
@@ -105,7 +106,7 @@ pub(super) fn attack_classes<B: Bitboard>(
         c.gives_check[t] = piece.gives_check;
         let mut leaps = false;
         let mut lame = false;
-        for color in 0..2 {
+        for color in Color::iter() {
             for from in 0..n {
                 let i = Rules::<B>::idx(color, t, from);
                 leaps |= m.capture[i].any();

@@ -11,6 +11,7 @@
 use once_cell::sync::OnceCell;
 
 use crate::rules::bitboard::Bitboard;
+use crate::rules::color::Color;
 use crate::rules::geometry::{Geometry, Square, MAX_SQUARES};
 use crate::rules::variant::{all_variants, VariantDef, VARIANT_COUNT};
 
@@ -41,8 +42,8 @@ pub struct PathMove<B> {
 /// A castling move resolved to squares.
 #[derive(Clone, Copy, Debug)]
 pub struct CastlingRule<B> {
-    /// 0 White, 1 Black.
-    pub color: usize,
+    /// The side this castling move belongs to.
+    pub color: Color,
     /// The bit of this right in the rights byte.
     pub bit: u8,
     /// FEN letter.
@@ -153,32 +154,32 @@ pub struct Rules<B> {
 
 impl<B: Bitboard> Rules<B> {
     #[inline(always)]
-    fn idx(color: usize, t: PieceType, sq: Square) -> usize {
-        (color * MAX_TYPES + t) * MAX_SQUARES + sq
+    fn idx(color: Color, t: PieceType, sq: Square) -> usize {
+        (color.index() * MAX_TYPES + t) * MAX_SQUARES + sq
     }
 
     /// Targets of non-capturing leaps and steps (no intermediate squares).
     #[inline(always)]
-    pub fn quiet_leaps(&self, color: usize, t: PieceType, sq: Square) -> B {
+    pub fn quiet_leaps(&self, color: Color, t: PieceType, sq: Square) -> B {
         self.quiet[Self::idx(color, t, sq)]
     }
 
     /// Targets of capturing leaps and steps (no intermediate squares).
     #[inline(always)]
-    pub fn capture_leaps(&self, color: usize, t: PieceType, sq: Square) -> B {
+    pub fn capture_leaps(&self, color: Color, t: PieceType, sq: Square) -> B {
         self.capture[Self::idx(color, t, sq)]
     }
 
     /// Moves with intermediate squares (lame leaps, short slides).
     #[inline(always)]
-    pub fn path_moves(&self, color: usize, t: PieceType, sq: Square) -> &[PathMove<B>] {
+    pub fn path_moves(&self, color: Color, t: PieceType, sq: Square) -> &[PathMove<B>] {
         let (a, b) = self.path_span[Self::idx(color, t, sq)];
         &self.paths[a as usize..b as usize]
     }
 
     /// Initial moves (pawn double steps) from `sq`.
     #[inline(always)]
-    pub fn initial_moves(&self, color: usize, t: PieceType, sq: Square) -> &[PathMove<B>] {
+    pub fn initial_moves(&self, color: Color, t: PieceType, sq: Square) -> &[PathMove<B>] {
         let (a, b) = self.initial_span[Self::idx(color, t, sq)];
         &self.paths[a as usize..b as usize]
     }
@@ -186,14 +187,14 @@ impl<B: Bitboard> Rules<B> {
     /// Squares from which a `color` piece of type `t` captures on `sq` by a leap or step.
     /// (Computed by reversing the move tables, so point-dependent pieces are exact.)
     #[inline(always)]
-    pub fn leap_attackers(&self, color: usize, t: PieceType, sq: Square) -> B {
+    pub fn leap_attackers(&self, color: Color, t: PieceType, sq: Square) -> B {
         self.attackers_by_leap[Self::idx(color, t, sq)]
     }
 
     /// Capturing path moves of a `color` piece of type `t` that end on `sq`; in each
     /// entry `to` is the square the piece starts from.
     #[inline(always)]
-    pub fn attack_paths(&self, color: usize, t: PieceType, sq: Square) -> &[PathMove<B>] {
+    pub fn attack_paths(&self, color: Color, t: PieceType, sq: Square) -> &[PathMove<B>] {
         let (a, b) = self.attack_path_span[Self::idx(color, t, sq)];
         &self.attack_paths[a as usize..b as usize]
     }
@@ -201,8 +202,8 @@ impl<B: Bitboard> Rules<B> {
     /// Squares from which a `color` pawn could capture en passant onto `sq` (its
     /// capture-only steps).
     #[inline(always)]
-    pub fn ep_sources(&self, color: usize, sq: Square) -> B {
-        self.ep_sources[color * MAX_SQUARES + sq]
+    pub fn ep_sources(&self, color: Color, sq: Square) -> B {
+        self.ep_sources[color.index() * MAX_SQUARES + sq]
     }
 
     /// The full ray from `sq` in direction `dir` on an empty board.
@@ -385,13 +386,13 @@ mod tests {
         let s = |n: &str| g.parse_square(n).unwrap();
         let bishop = r.type_of_letter('B').unwrap();
         // bishop on f3 (O-point): orthogonal steps only
-        assert_eq!(r.capture_leaps(0, bishop, s("f3")).count(), 4);
+        assert_eq!(r.capture_leaps(Color::White, bishop, s("f3")).count(), 4);
         assert_eq!(r.slide(s("f3"), 0, r.rider_dirs[bishop]), 0);
         // bishop on c7 (D-point) slides to h2
         let reach = r.slide(s("c7"), 0, r.rider_dirs[bishop]);
         assert!(reach.has(s("h2")));
         let knight = r.type_of_letter('N').unwrap();
-        assert_eq!(r.path_moves(0, knight, s("e5")).len(), 8);
-        assert_eq!(r.path_moves(0, knight, s("a1")).len(), 2);
+        assert_eq!(r.path_moves(Color::White, knight, s("e5")).len(), 8);
+        assert_eq!(r.path_moves(Color::White, knight, s("a1")).len(), 2);
     }
 }

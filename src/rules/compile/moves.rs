@@ -6,6 +6,7 @@
 
 use super::{PathMove, PieceType, Rules, MAX_TYPES};
 use crate::rules::bitboard::Bitboard;
+use crate::rules::color::Color;
 use crate::rules::geometry::{Geometry, Square, Topology, DIRECTIONS, MAX_SQUARES};
 use crate::rules::piece::{parse_betza, Modality, MoveRule, Shape};
 use crate::rules::variant::VariantDef;
@@ -53,8 +54,8 @@ pub(super) fn move_tables<B: Bitboard>(def: &VariantDef) -> Result<MoveTables<B>
             Some(b) => parse_betza(b)?,
             None => plain.clone(),
         };
-        for color in 0..2 {
-            let flip = if color == 0 { 1 } else { -1 };
+        for color in Color::iter() {
+            let flip = if color == Color::White { 1 } else { -1 };
             for from in 0..geo.squares() {
                 let rules = if geo.has_diagonals(from) && geo.topology != Topology::Full {
                     &on_diag

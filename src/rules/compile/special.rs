@@ -5,6 +5,7 @@
 
 use super::{CastlingRule, KingLeapRule, PieceType, MAX_TYPES};
 use crate::rules::bitboard::Bitboard;
+use crate::rules::color::Color;
 use crate::rules::geometry::{Geometry, Square, MAX_SQUARES, NO_SQUARE};
 use crate::rules::variant::VariantDef;
 
@@ -151,13 +152,13 @@ pub(super) fn king_moves<B: Bitboard>(
                 from: NO_SQUARE,
                 leaps: [(NO_SQUARE, NO_SQUARE); 3],
             }; 2];
-            for color in 0..2 {
+            for color in Color::iter() {
                 let (from, leaps) = &kl.leaps[color];
                 out[color].from = names.square(from)?;
                 for (k, (to, over)) in leaps.iter().enumerate() {
                     out[color].leaps[k] = (names.square(to)?, names.square(over)?);
                 }
-                rights_mask[out[color].from] |= 1 << color;
+                rights_mask[out[color].from] |= 1 << color.index();
             }
             Some(out)
         }

@@ -3,12 +3,12 @@
 
 use crate::rules::compile::BoardWidth;
 use crate::rules::geometry::{Square, DIAGONAL, NO_SQUARE, ORTHOGONAL};
-use crate::rules::position::{piece_type, Position};
+use crate::rules::position::{piece_type, Color, Position};
 
 impl<B: BoardWidth> Position<B> {
     /// The field of colour `c`'s field pieces (the Hias): squares one king step away.
     #[inline(always)]
-    pub fn field_of(&self, c: usize) -> B {
+    pub fn field_of(&self, c: Color) -> B {
         match self.rules.field {
             None => B::EMPTY,
             Some(f) => {
@@ -23,7 +23,7 @@ impl<B: BoardWidth> Position<B> {
 
     /// Pieces of colour `by` that attack `sq` (as a king would be attacked: pieces that
     /// never give check are left out), with occupancy `occ`.
-    pub fn attackers(&self, sq: Square, occ: B, by: usize) -> B {
+    pub fn attackers(&self, sq: Square, occ: B, by: Color) -> B {
         let r = self.rules;
         let theirs = self.by_color[by] & occ;
         let mut att = B::EMPTY;
@@ -46,7 +46,7 @@ impl<B: BoardWidth> Position<B> {
                 }
             }
         }
-        let field = self.field_of(by ^ 1);
+        let field = self.field_of(by.flip());
         let blockers = occ | field;
         if !r.orth_riders.is_empty() {
             let mut riders = B::EMPTY;
@@ -80,7 +80,7 @@ impl<B: BoardWidth> Position<B> {
     }
 
     /// Colour `c`'s pieces that are not unlimited sliders.
-    fn non_sliders(&self, c: usize) -> B {
+    fn non_sliders(&self, c: Color) -> B {
         let mut s = B::EMPTY;
         for t in 0..self.rules.types {
             if self.rules.rider_dirs[t] == 0 {
@@ -92,7 +92,7 @@ impl<B: BoardWidth> Position<B> {
 
     /// True when colour `by` attacks `sq`.
     #[inline(always)]
-    pub fn is_attacked(&self, sq: Square, by: usize) -> bool {
+    pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
         self.attackers(sq, self.occupied(), by).any()
     }
 
@@ -102,13 +102,13 @@ impl<B: BoardWidth> Position<B> {
         if k == NO_SQUARE {
             B::EMPTY
         } else {
-            self.attackers(k, self.occupied(), self.side ^ 1)
+            self.attackers(k, self.occupied(), self.side.flip())
         }
     }
 
     /// True when the side that just moved left its own king attacked.
     pub fn mover_in_check(&self) -> bool {
-        let mover = self.side ^ 1;
+        let mover = self.side.flip();
         let k = self.king_sq[mover];
         k != NO_SQUARE && self.attackers(k, self.occupied(), self.side).any()
     }

@@ -9,7 +9,7 @@ use crate::rules::compile::{BoardWidth, Rules, MAX_TYPES};
 use crate::rules::geometry::{MAX_SQUARES, NO_SQUARE};
 use crate::rules::moves::Move;
 use crate::rules::position::{
-    piece_code, piece_color, piece_type, Piece, Position, State, BLACK, NO_PIECE, WHITE,
+    piece_code, piece_color, piece_type, Color, Piece, Position, State, NO_PIECE,
 };
 use crate::rules::zobrist::ZOBRIST;
 
@@ -69,15 +69,15 @@ pub enum FenError {
     HandOverflow,
     /// A side has more pieces (board and hand) than two full ranks and two more.
     TooManyPieces {
-        /// The side ([`WHITE`] or [`BLACK`]).
-        color: usize,
+        /// The side.
+        color: Color,
         /// Its pieces.
         count: usize,
     },
     /// A side has no king, or more than one (board and hand).
     KingCount {
-        /// The side ([`WHITE`] or [`BLACK`]).
-        color: usize,
+        /// The side.
+        color: Color,
         /// Its kings.
         count: usize,
     },
@@ -101,7 +101,6 @@ pub enum FenError {
 
 impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let side = |c: usize| if c == WHITE { "White" } else { "Black" };
         match self {
             FenError::Empty => write!(f, "empty FEN"),
             FenError::UnclosedHoldings => write!(f, "holdings bracket '[' is not closed"),
@@ -132,12 +131,12 @@ impl fmt::Display for FenError {
             FenError::PawnInHand => write!(f, "pawns cannot be in hand"),
             FenError::HandOverflow => write!(f, "too many pieces in hand"),
             FenError::TooManyPieces { color, count } => {
-                write!(f, "{} has too many pieces ({count})", side(*color))
+                write!(f, "{} has too many pieces ({count})", color.name())
             }
             FenError::KingCount { color, count } => write!(
                 f,
                 "{} must have exactly one king (has {count})",
-                side(*color)
+                color.name()
             ),
             FenError::PawnOnPromotionRank => write!(f, "a pawn stands on its promotion rank"),
             FenError::BadSide(s) => write!(f, "side to move must be w or b, not '{s}'"),
@@ -228,19 +227,19 @@ fn split_holdings(field: &str) -> Result<(&str, Option<&str>), FenError> {
 }
 
 /// The colour a FEN letter stands for: uppercase White, anything else Black.
-fn letter_color(c: char) -> usize {
+fn letter_color(c: char) -> Color {
     if c.is_ascii_uppercase() {
-        WHITE
+        Color::White
     } else {
-        BLACK
+        Color::Black
     }
 }
 
 /// Reads the side-to-move field.
-fn parse_side(field: &str) -> Result<usize, FenError> {
+fn parse_side(field: &str) -> Result<Color, FenError> {
     match field {
-        "w" | "W" => Ok(WHITE),
-        "b" | "B" => Ok(BLACK),
+        "w" | "W" => Ok(Color::White),
+        "b" | "B" => Ok(Color::Black),
         other => Err(FenError::BadSide(other.to_string())),
     }
 }
@@ -299,7 +298,7 @@ impl<B: BoardWidth> Position<B> {
             by_color: [B::EMPTY; 2],
             mailbox: [NO_PIECE; MAX_SQUARES],
             hand: [[0; MAX_TYPES]; 2],
-            side: WHITE,
+            side: Color::White,
             king_sq: [NO_SQUARE; 2],
             st: State {
                 key: 0,
@@ -314,7 +313,7 @@ impl<B: BoardWidth> Position<B> {
             },
             history: Vec::with_capacity(256),
             start_fullmove: 1,
-            start_side: WHITE,
+            start_side: Color::White,
         }
     }
 
@@ -405,7 +404,7 @@ impl<B: BoardWidth> Position<B> {
     /// board or in hand); no pawn stands where it would have had to promote.
     fn check_material(&self) -> Result<(), FenError> {
         let rules = self.rules;
-        for color in [WHITE, BLACK] {
+        for color in Color::iter() {
             let count = self.by_color[color].count() as usize
                 + self.hand[color].iter().map(|&n| n as usize).sum::<usize>();
             if count > 2 * rules.geo.files + 2 {
@@ -421,7 +420,7 @@ impl<B: BoardWidth> Position<B> {
             }
         }
         if let Some(p) = rules.pawn {
-            for color in [WHITE, BLACK] {
+            for color in Color::iter() {
                 if (self.pieces(color, p) & rules.promotion_zone[color]).any() {
                     return Err(FenError::PawnOnPromotionRank);
                 }
@@ -431,9 +430,9 @@ impl<B: BoardWidth> Position<B> {
     }
 
     /// Sets the side to move (and its key) while setting up.
-    fn set_side_to_move(&mut self, side: usize) {
+    fn set_side_to_move(&mut self, side: Color) {
         self.side = side;
-        if side == BLACK {
+        if side == Color::Black {
             self.st.key ^= ZOBRIST.side;
         }
     }
@@ -466,7 +465,7 @@ impl<B: BoardWidth> Position<B> {
                 return Err(FenError::BadCastling(c));
             }
             return Ok(if self.king_sq[color] == kl[color].from {
-                1 << color
+                1 << color.index()
             } else {
                 0
             });
@@ -502,8 +501,8 @@ impl<B: BoardWidth> Position<B> {
         let Some(p) = rules.pawn.filter(|_| rules.def.en_passant) else {
             return Ok(());
         };
-        let pusher = self.side ^ 1;
-        let pawn_sq = if pusher == WHITE {
+        let pusher = self.side.flip();
+        let pawn_sq = if pusher == Color::White {
             sq.checked_add(geo.files)
         } else {
             sq.checked_sub(geo.files)
@@ -567,10 +566,11 @@ impl<B: BoardWidth> Position<B> {
                 s.push('/');
             }
         }
-        let has_hands = r.drop_zone[0].any() || r.gate.is_some() || r.def.captures_to_pool;
+        let has_hands =
+            r.drop_zone[Color::White].any() || r.gate.is_some() || r.def.captures_to_pool;
         if has_hands {
             let mut h = String::new();
-            for c in 0..2 {
+            for c in Color::iter() {
                 for t in (0..r.types).rev() {
                     for _ in 0..self.hand[c][t] {
                         h.push(self.letter(piece_code(c, t)));
@@ -581,7 +581,11 @@ impl<B: BoardWidth> Position<B> {
                 s += &format!("[{h}]");
             }
         }
-        s += if self.side == WHITE { " w " } else { " b " };
+        s += if self.side == Color::White {
+            " w "
+        } else {
+            " b "
+        };
         let mut rights = String::new();
         if r.king_leap.is_some() {
             if self.st.rights & 1 != 0 {
@@ -607,7 +611,8 @@ impl<B: BoardWidth> Position<B> {
         } else {
             s += &geo.name(self.st.ep);
         }
-        let fullmove = self.start_fullmove as usize + (self.history.len() + self.start_side) / 2;
+        let fullmove =
+            self.start_fullmove as usize + (self.history.len() + self.start_side.index()) / 2;
         s += &format!(" {} {}", self.st.halfmove, fullmove);
         s
     }
@@ -615,7 +620,7 @@ impl<B: BoardWidth> Position<B> {
     /// The FEN letter of a piece code.
     pub fn letter(&self, p: Piece) -> char {
         let c = self.rules.letters[piece_type(p)];
-        if piece_color(p) == WHITE {
+        if piece_color(p) == Color::White {
             c
         } else {
             c.to_ascii_lowercase()
@@ -625,7 +630,7 @@ impl<B: BoardWidth> Position<B> {
 
 #[cfg(test)]
 mod tests {
-    use super::{fen_board_cells, rank_items, FenError, RankItem};
+    use super::{fen_board_cells, rank_items, Color, FenError, RankItem};
 
     #[test]
     fn fen_board_cells_expand_counts_and_skip_markers() {
@@ -663,7 +668,11 @@ mod tests {
             "rank 3 has 7 squares, the board has 8 files"
         );
         assert_eq!(
-            FenError::KingCount { color: 1, count: 0 }.to_string(),
+            FenError::KingCount {
+                color: Color::Black,
+                count: 0
+            }
+            .to_string(),
             "Black must have exactly one king (has 0)"
         );
         assert_eq!(FenError::UnexpectedChar('?').to_string(), "unexpected '?'");

@@ -5,7 +5,7 @@
 use crate::rules::compile::{BoardWidth, PieceType};
 use crate::rules::geometry::{Square, NO_SQUARE};
 use crate::rules::moves::{Move, MoveKind};
-use crate::rules::position::{piece_type, Position, State, NO_PIECE};
+use crate::rules::position::{piece_type, Color, Position, State, NO_PIECE};
 use crate::rules::zobrist::ZOBRIST;
 
 impl<B: BoardWidth> Position<B> {
@@ -27,7 +27,7 @@ impl<B: BoardWidth> Position<B> {
 
     /// Takes back `m`, the last move made.
     pub fn unmake(&mut self, m: Move) {
-        self.side ^= 1;
+        self.side = self.side.flip();
         match m.kind() {
             MoveKind::Drop => self.unmake_drop(m),
             MoveKind::Castle => self.unmake_castle(m),
@@ -49,7 +49,7 @@ impl<B: BoardWidth> Position<B> {
 
     /// Takes back a null move.
     pub fn unmake_null(&mut self) {
-        self.side ^= 1;
+        self.side = self.side.flip();
         if let Some(prev) = self.history.pop() {
             self.st = prev;
         }
@@ -78,7 +78,7 @@ impl<B: BoardWidth> Position<B> {
     /// Hands the move to the other side and finds the checks it faces.
     #[inline(always)]
     fn end_ply(&mut self) {
-        self.side ^= 1;
+        self.side = self.side.flip();
         self.st.checkers = self.compute_checkers();
         self.st.shak = self.checkers_include_shak();
     }
@@ -129,7 +129,7 @@ impl<B: BoardWidth> Position<B> {
         let pawn = piece_type(self.mailbox[from]);
         let cap_sq = self.en_passant_victim(us, to);
         let cap = self.mailbox[cap_sq];
-        self.remove(us ^ 1, piece_type(cap), cap_sq);
+        self.remove(us.flip(), piece_type(cap), cap_sq);
         self.st.captured = cap;
         self.remove(us, pawn, from);
         self.put(us, pawn, to);
@@ -179,7 +179,7 @@ impl<B: BoardWidth> Position<B> {
     fn capture_on(&mut self, to: Square) {
         let cap = self.mailbox[to];
         if cap != NO_PIECE {
-            let them = self.side ^ 1;
+            let them = self.side.flip();
             let ct = piece_type(cap);
             self.remove(them, ct, to);
             self.st.captured = cap;
@@ -198,7 +198,7 @@ impl<B: BoardWidth> Position<B> {
     fn set_en_passant_target(&mut self, pawn: PieceType, from: Square, to: Square) {
         let r = self.rules;
         if r.def.en_passant && (to as isize - from as isize).unsigned_abs() == 2 * r.geo.files {
-            let them = self.side ^ 1;
+            let them = self.side.flip();
             let mid = (from + to) / 2;
             let sources = self.ep_capturers(them, mid);
             if sources.any() {
@@ -244,7 +244,7 @@ impl<B: BoardWidth> Position<B> {
         self.remove(us, pawn, to);
         self.put(us, pawn, from);
         let cap_sq = self.en_passant_victim(us, to);
-        self.put(us ^ 1, piece_type(self.st.captured), cap_sq);
+        self.put(us.flip(), piece_type(self.st.captured), cap_sq);
     }
 
     /// The piece back to `m.from()` (a pawn again after a promotion, the gated piece
@@ -253,7 +253,7 @@ impl<B: BoardWidth> Position<B> {
     fn unmake_board_move(&mut self, m: Move, kind: MoveKind) {
         let r = self.rules;
         let us = self.side;
-        let them = us ^ 1;
+        let them = us.flip();
         let (from, to) = (m.from(), m.to());
         let captured = self.st.captured;
         let moved = piece_type(self.mailbox[to]);
@@ -290,8 +290,8 @@ impl<B: BoardWidth> Position<B> {
 
     /// The square of the pawn that colour `us` takes en passant by moving to `to`.
     #[inline(always)]
-    fn en_passant_victim(&self, us: usize, to: Square) -> Square {
-        if us == 0 {
+    fn en_passant_victim(&self, us: Color, to: Square) -> Square {
+        if us == Color::White {
             to - self.rules.geo.files
         } else {
             to + self.rules.geo.files
@@ -300,7 +300,7 @@ impl<B: BoardWidth> Position<B> {
 
     /// Squares from which colour `c`'s pawns could capture en passant onto `sq`.
     #[inline(always)]
-    pub(super) fn ep_capturers(&self, c: usize, sq: Square) -> B {
+    pub(super) fn ep_capturers(&self, c: Color, sq: Square) -> B {
         self.rules.ep_sources(c, sq)
     }
 

@@ -25,10 +25,7 @@ use crate::rules::geometry::{Square, MAX_SQUARES, NO_SQUARE};
 use crate::rules::moves::Move;
 use crate::rules::zobrist::ZOBRIST;
 
-/// White.
-pub const WHITE: usize = 0;
-/// Black.
-pub const BLACK: usize = 1;
+pub use crate::rules::color::Color;
 
 /// A piece code in the mailbox: `type * 2 + colour`, or [`NO_PIECE`].
 pub type Piece = u8;
@@ -37,8 +34,8 @@ pub const NO_PIECE: Piece = 0xFF;
 
 /// Builds a piece code.
 #[inline(always)]
-pub fn piece_code(color: usize, t: PieceType) -> Piece {
-    (t * 2 + color) as Piece
+pub fn piece_code(color: Color, t: PieceType) -> Piece {
+    (t * 2 + color.index()) as Piece
 }
 
 /// The type of a piece code.
@@ -49,8 +46,8 @@ pub fn piece_type(p: Piece) -> PieceType {
 
 /// The colour of a piece code.
 #[inline(always)]
-pub fn piece_color(p: Piece) -> usize {
-    (p & 1) as usize
+pub fn piece_color(p: Piece) -> Color {
+    Color::from_index(p as usize)
 }
 
 /// What changes irreversibly with each ply; kept on a stack for unmake.
@@ -85,12 +82,12 @@ pub struct Position<B: BoardWidth> {
     by_color: [B; 2],
     mailbox: [Piece; MAX_SQUARES],
     hand: [[u8; MAX_TYPES]; 2],
-    side: usize,
+    side: Color,
     king_sq: [Square; 2],
     st: State<B>,
     history: Vec<State<B>>,
     start_fullmove: u32,
-    start_side: usize,
+    start_side: Color,
 }
 
 impl<B: BoardWidth> Position<B> {
@@ -98,7 +95,7 @@ impl<B: BoardWidth> Position<B> {
 
     /// Side to move.
     #[inline(always)]
-    pub fn side(&self) -> usize {
+    pub fn side(&self) -> Color {
         self.side
     }
     /// All pieces of one type, both colours.
@@ -108,18 +105,18 @@ impl<B: BoardWidth> Position<B> {
     }
     /// All pieces of one colour.
     #[inline(always)]
-    pub fn pieces_of_color(&self, c: usize) -> B {
+    pub fn pieces_of_color(&self, c: Color) -> B {
         self.by_color[c]
     }
     /// Pieces of one colour and type.
     #[inline(always)]
-    pub fn pieces(&self, c: usize, t: PieceType) -> B {
+    pub fn pieces(&self, c: Color, t: PieceType) -> B {
         self.by_type[t] & self.by_color[c]
     }
     /// Every occupied square.
     #[inline(always)]
     pub fn occupied(&self) -> B {
-        self.by_color[0] | self.by_color[1]
+        self.by_color[Color::White] | self.by_color[Color::Black]
     }
     /// The piece on `sq`, or [`NO_PIECE`].
     #[inline(always)]
@@ -128,17 +125,17 @@ impl<B: BoardWidth> Position<B> {
     }
     /// How many pieces of type `t` colour `c` holds in hand (or pool).
     #[inline(always)]
-    pub fn in_hand(&self, c: usize, t: PieceType) -> u8 {
+    pub fn in_hand(&self, c: Color, t: PieceType) -> u8 {
         self.hand[c][t]
     }
     /// True when colour `c` holds anything in hand.
     #[inline(always)]
-    pub fn hand_is_empty(&self, c: usize) -> bool {
+    pub fn hand_is_empty(&self, c: Color) -> bool {
         self.hand[c].iter().all(|&n| n == 0)
     }
     /// The king square of `c`, or [`NO_SQUARE`] while the king is in hand.
     #[inline(always)]
-    pub fn king_square(&self, c: usize) -> Square {
+    pub fn king_square(&self, c: Color) -> Square {
         self.king_sq[c]
     }
     /// Current per-ply state.
@@ -174,12 +171,12 @@ impl<B: BoardWidth> Position<B> {
 
     /// Puts a piece of colour `c`, type `t` on the empty square `sq` (key included).
     #[inline(always)]
-    fn put(&mut self, c: usize, t: PieceType, sq: Square) {
+    fn put(&mut self, c: Color, t: PieceType, sq: Square) {
         let b = B::square(sq);
         self.by_type[t] |= b;
         self.by_color[c] |= b;
         self.mailbox[sq] = piece_code(c, t);
-        self.st.key ^= ZOBRIST.piece[t * 2 + c][sq];
+        self.st.key ^= ZOBRIST.piece[t * 2 + c.index()][sq];
         if t == self.rules.king {
             self.king_sq[c] = sq;
         }
@@ -187,12 +184,12 @@ impl<B: BoardWidth> Position<B> {
 
     /// Takes colour `c`'s piece of type `t` off `sq` (key included).
     #[inline(always)]
-    fn remove(&mut self, c: usize, t: PieceType, sq: Square) {
+    fn remove(&mut self, c: Color, t: PieceType, sq: Square) {
         let b = B::square(sq);
         self.by_type[t] ^= b;
         self.by_color[c] ^= b;
         self.mailbox[sq] = NO_PIECE;
-        self.st.key ^= ZOBRIST.piece[t * 2 + c][sq];
+        self.st.key ^= ZOBRIST.piece[t * 2 + c.index()][sq];
         if t == self.rules.king {
             self.king_sq[c] = NO_SQUARE;
         }
@@ -200,7 +197,7 @@ impl<B: BoardWidth> Position<B> {
 
     /// Sets how many pieces of type `t` colour `c` holds (key included).
     #[inline(always)]
-    fn set_hand(&mut self, c: usize, t: PieceType, n: u8) {
+    fn set_hand(&mut self, c: Color, t: PieceType, n: u8) {
         let old = self.hand[c][t];
         self.st.key ^= ZOBRIST.hand_key(c, t, old) ^ ZOBRIST.hand_key(c, t, n);
         self.hand[c][t] = n;
@@ -217,12 +214,12 @@ impl<B: BoardWidth> Position<B> {
                 k ^= ZOBRIST.piece[p as usize][sq];
             }
         }
-        for c in 0..2 {
+        for c in Color::iter() {
             for t in 0..self.rules.types {
                 k ^= ZOBRIST.hand_key(c, t, self.hand[c][t]);
             }
         }
-        if self.side == BLACK {
+        if self.side == Color::Black {
             k ^= ZOBRIST.side;
         }
         k ^= ZOBRIST.rights[self.st.rights as usize];

@@ -28,7 +28,7 @@ impl<B: BoardWidth> Position<B> {
             }
             return;
         }
-        let them = us ^ 1;
+        let them = us.flip();
         let own = self.pieces_of_color(us);
         let enemy = self.pieces_of_color(them);
         let occ = own | enemy;
@@ -166,7 +166,7 @@ impl<B: BoardWidth> Position<B> {
             {
                 continue;
             }
-            if c.safe.squares().any(|s| self.is_attacked(s, us ^ 1)) {
+            if c.safe.squares().any(|s| self.is_attacked(s, us.flip())) {
                 continue;
             }
             list.push(Move::new(c.king_from, c.king_to, MoveKind::Castle, i));
@@ -180,7 +180,7 @@ impl<B: BoardWidth> Position<B> {
             return;
         };
         let rule = kl[us];
-        if self.state().rights & (1 << us) == 0
+        if self.state().rights & (1 << us.index()) == 0
             || self.king_square(us) != rule.from
             || self.in_check()
         {
@@ -190,7 +190,7 @@ impl<B: BoardWidth> Position<B> {
             let over_piece = self.piece_on(over);
             if self.piece_on(to) != NO_PIECE
                 || (over_piece != NO_PIECE && piece_color(over_piece) != us)
-                || self.is_attacked(over, us ^ 1)
+                || self.is_attacked(over, us.flip())
             {
                 continue;
             }
@@ -258,7 +258,7 @@ impl<B: BoardWidth> Position<B> {
     fn legality_info(&self) -> LegalityInfo<B> {
         let r = self.rules;
         let us = self.side();
-        let them = us ^ 1;
+        let them = us.flip();
         let k = self.king_square(us);
         let mut info = LegalityInfo {
             pinned: B::EMPTY,
@@ -365,7 +365,7 @@ impl<B: BoardWidth> Position<B> {
         let to = m.to();
         if from == k {
             let occ = self.occupied() ^ B::square(from);
-            return self.attackers(to, occ, us ^ 1).is_empty();
+            return self.attackers(to, occ, us.flip()).is_empty();
         }
         if !info.evasion.has(to) {
             return false;

@@ -3,7 +3,7 @@
 
 use crate::rules::compile::{BoardWidth, PieceType};
 use crate::rules::moves::MoveList;
-use crate::rules::position::{piece_type, Position, BLACK, WHITE};
+use crate::rules::position::{piece_type, Color, Position};
 use crate::rules::variant::{BareKingRule, MaterialRule, NoMoveRule};
 
 /// Who won.
@@ -19,8 +19,8 @@ pub enum GameResult {
 
 impl GameResult {
     /// The win for colour `c`.
-    pub fn win_for(c: usize) -> GameResult {
-        if c == WHITE {
+    pub fn win_for(c: Color) -> GameResult {
+        if c == Color::White {
             GameResult::WhiteWins
         } else {
             GameResult::BlackWins
@@ -41,7 +41,7 @@ impl GameResult {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EndReason {
     /// Checkmate given by this colour.
-    Mate(usize),
+    Mate(Color),
     /// Historia: the side to move has no legal move and is not in check (it loses).
     StalemateLoses,
     /// Stalemate where it is a draw.
@@ -67,8 +67,7 @@ pub enum EndReason {
 impl std::fmt::Display for EndReason {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            EndReason::Mate(c) if *c == WHITE => f.write_str("White mates"),
-            EndReason::Mate(_) => f.write_str("Black mates"),
+            EndReason::Mate(c) => write!(f, "{} mates", c.name()),
             EndReason::StalemateLoses => {
                 f.write_str("stalemate: the side to move has no legal move")
             }
@@ -123,7 +122,7 @@ impl Ending {
     /// The search score of this ending for `side` (the side to move) at `ply` plies
     /// from the root, where a win `n` plies from the root scores `mate - n`.
     #[inline]
-    pub fn score(&self, side: usize, ply: usize, mate: i32) -> i32 {
+    pub fn score(&self, side: Color, ply: usize, mate: i32) -> i32 {
         let distance = ply as i32 + self.plies_away as i32;
         match self.result {
             GameResult::Draw => 0,
@@ -161,7 +160,7 @@ impl From<Ending> for Outcome {
 impl<B: BoardWidth> Position<B> {
     /// True when colour `c` has nothing but its king on the board (and, with
     /// `count_hand`, nothing in hand either).
-    pub fn is_bare(&self, c: usize, count_hand: bool) -> bool {
+    pub fn is_bare(&self, c: Color, count_hand: bool) -> bool {
         let only_king = (self.pieces_of_color(c) & !self.pieces(c, self.rules.king)).is_empty();
         only_king && (!count_hand || self.hand_is_empty(c))
     }
@@ -247,11 +246,12 @@ impl<B: BoardWidth> Position<B> {
     #[inline]
     fn bare_king_ending(&mut self, probe: EndProbe) -> Option<Ending> {
         let us = self.side();
-        let them = us ^ 1;
+        let them = us.flip();
         match self.rules.def.end.bare_king {
             BareKingRule::None => None,
-            BareKingRule::RobadoDraw => (self.is_bare(WHITE, true) || self.is_bare(BLACK, true))
-                .then(|| Ending::now(GameResult::Draw, EndReason::Robado)),
+            BareKingRule::RobadoDraw => (self.is_bare(Color::White, true)
+                || self.is_bare(Color::Black, true))
+            .then(|| Ending::now(GameResult::Draw, EndReason::Robado)),
             BareKingRule::ShatranjWin => {
                 let us_bare = self.is_bare(us, false);
                 let them_bare = self.is_bare(them, false);
@@ -293,7 +293,7 @@ impl<B: BoardWidth> Position<B> {
     /// How the game ends when the side to move has no legal move, as the variant reads
     /// it: mate, stalemate (a loss in Historia, a draw elsewhere), Shatar's mate rules.
     pub fn no_move_ending(&self) -> Ending {
-        let them = self.side() ^ 1;
+        let them = self.side().flip();
         let check = self.in_check();
         match self.rules.def.end.no_move {
             NoMoveRule::SideToMoveLoses => Ending::now(
@@ -315,7 +315,7 @@ impl<B: BoardWidth> Position<B> {
     /// them.
     fn mate_ending(&self) -> Ending {
         let r = self.rules;
-        let mater = self.side() ^ 1;
+        let mater = self.side().flip();
         let Some(forbidden) = r.forbidden_sole_mater else {
             return Ending::now(GameResult::win_for(mater), EndReason::Mate(mater));
         };
@@ -350,9 +350,11 @@ impl<B: BoardWidth> Position<B> {
         let r = self.rules;
         match r.def.end.material {
             MaterialRule::None => false,
-            MaterialRule::BareKingsOnly => self.is_bare(WHITE, true) && self.is_bare(BLACK, true),
+            MaterialRule::BareKingsOnly => {
+                self.is_bare(Color::White, true) && self.is_bare(Color::Black, true)
+            }
             MaterialRule::Fide => {
-                if !self.hand_is_empty(WHITE) || !self.hand_is_empty(BLACK) {
+                if !self.hand_is_empty(Color::White) || !self.hand_is_empty(Color::Black) {
                     return false;
                 }
                 let kings = self.pieces_of_type(r.king);
