@@ -1,12 +1,12 @@
 //! `sako match`: engine-vs-engine matches in any of sako's variants, with cutechess-cli's
 //! command line and output, and sako's rules core as the referee.
 //!
-//! - [`args`]: the cutechess-style command line;
+//! - `args`: the cutechess-style command line;
 //! - [`engine`]: driving an engine over XBoard or UCI;
-//! - [`referee`]: one game, every move checked, results with their reasons;
-//! - [`pgn`]: the game records;
-//! - [`elo`]: score, Elo with error bar, SPRT;
-//! - [`openings`]: opening files and the balanced-openings generator.
+//! - `referee`: one game, every move checked, results with their reasons;
+//! - `pgn`: the game records;
+//! - `elo`: score, Elo with error bar, SPRT;
+//! - `openings`: opening files and the balanced-openings generator.
 //!
 //! Games run on `-concurrency` worker threads, each with its own pair of engine
 //! processes; the main thread prints the running score and writes the PGN.

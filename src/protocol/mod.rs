@@ -1,4 +1,4 @@
-//! The protocol front ends: XBoard/CECP v2 and UCI. Both share a [`Session`]: the
+//! The protocol front ends: XBoard/CECP v2 and UCI. Both share a `Session`: the
 //! game being played, the transposition table, the evaluation and a search running on
 //! a thread of its own while standard input keeps being read (so `stop`, `?`, `ping`
 //! and `quit` are answered at once).

@@ -100,7 +100,7 @@ pub struct Rules<B> {
     attack_paths: Vec<PathMove<B>>,
     attack_path_span: Vec<(u32, u32)>,
     ep_sources: Vec<B>,
-    /// Unlimited slide directions per type (bits index [`DIRECTIONS`]).
+    /// Unlimited slide directions per type (bits index [`DIRECTIONS`](crate::rules::geometry::DIRECTIONS)).
     pub rider_dirs: [u8; MAX_TYPES],
     rays: Vec<B>,
     ray_positive: [bool; 8],
