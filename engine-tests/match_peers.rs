@@ -98,3 +98,57 @@ fn fairy_stockfish_shatar_with_letter_map() {
         );
     }
 }
+
+/// A variant Fairy-Stockfish learns from a variants file (`option.VariantPath`, then
+/// `variant=paulowich`): the runner must see the name in the engine's list after the
+/// file is loaded, not stop with "does not play 'paulowich'".
+///
+/// `variants-fsf11.ini`'s `paulowich` is our `chancellor` except for the a-side castling
+/// with the Chancellor (O-O-O), which Fairy-Stockfish 11.1 cannot express (it allows one
+/// castling partner type, the Queen). So the games start from the start array with the
+/// castling field reduced to `Kk`: O-O with the Queen, which both generate, stays
+/// possible; O-O-O, the one move they would disagree on, cannot come up.
+#[test]
+fn fairy_stockfish_chancellor_from_variants_file() {
+    let Some(fsf) = peer("fairy-stockfish") else {
+        eprintln!(
+            "SKIP: fairy_stockfish_chancellor_from_variants_file needs /usr/games/fairy-stockfish"
+        );
+        return;
+    };
+    let ini = common::data_path("peers/variants-fsf11.ini");
+    let dir = fresh_temp_dir("fsf-paulowich");
+    let openings = dir.join("start.epd");
+    std::fs::write(
+        &openings,
+        "cnbrkbnq/pppppppp/8/8/8/8/PPPPPPPP/CNBRKBNQ w Kk -\n",
+    )
+    .expect("write openings");
+    let pgn = dir.join("games.pgn");
+    let args = format!(
+        "-engine name=sako cmd={SAKO} arg=uci proto=uci \
+         -engine name=fsf cmd={} proto=uci option.VariantPath={} variant=paulowich \
+         -each tc=2+0.05 timeout=30 -variant chancellor -games 2 -repeat -maxmoves 30 \
+         -openings file={} format=epd -pgnout {}",
+        fsf.display(),
+        ini.display(),
+        openings.display(),
+        pgn.display()
+    );
+    let stdout = run_match(&words(&args));
+    assert!(stdout.contains("fouls: sako: none;"), "{stdout}");
+    let text = std::fs::read_to_string(&pgn).expect("pgn");
+    let games = parse_pgn(&text).expect("parse");
+    assert_eq!(games.len(), 2, "{text}");
+    for g in games {
+        let mut game = Game::new("chancellor", g.tag("FEN")).expect("start");
+        for m in &g.moves {
+            game.play(m).expect("legal");
+        }
+        assert!(
+            ["1-0", "0-1", "1/2-1/2"].contains(&g.result.as_str()),
+            "{text}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

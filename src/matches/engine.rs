@@ -468,13 +468,39 @@ impl Engine {
 
     fn uci_handshake(&mut self, mux: &mut Mux) -> Result<(), EngineError> {
         self.send("uci")?;
+        let announced = self.read_uci_answer(mux)?;
+        if self.cfg.name.is_none() {
+            if let Some(n) = announced {
+                self.name = n;
+            }
+        }
+        for (name, value) in self.cfg.options.clone() {
+            if !self.uci_options.contains(&name.to_ascii_lowercase()) {
+                tracing::warn!("{}: the engine has no option '{name}'", self.name);
+            }
+            self.send(&format!("setoption name {name} value {value}"))?;
+        }
+        // An option such as Fairy-Stockfish's `VariantPath` loads more variants; the
+        // list of the first answer is then out of date. Fairy-Stockfish announces the
+        // new list in its answer to a second `uci`.
+        if self.loads_variants() {
+            self.send("uci")?;
+            self.read_uci_answer(mux)?;
+        }
+        Ok(())
+    }
+
+    /// Reads a UCI engine's answer to `uci` up to `uciok`, recording its options and
+    /// `UCI_Variant` choices; returns the name it gave (`id name`).
+    fn read_uci_answer(&mut self, mux: &mut Mux) -> Result<Option<String>, EngineError> {
         let deadline = Instant::now() + self.timeout();
         let mut announced = None;
+        self.uci_options.clear();
         loop {
             let line = self.next_line(mux, deadline, "waiting for uciok")?;
             let line = line.trim();
             if line == "uciok" {
-                break;
+                return Ok(announced);
             }
             if let Some(n) = line.strip_prefix("id name ") {
                 announced = Some(n.trim().to_string());
@@ -491,18 +517,17 @@ impl Engine {
                 self.uci_options.push(name.to_ascii_lowercase());
             }
         }
-        if self.cfg.name.is_none() {
-            if let Some(n) = announced {
-                self.name = n;
-            }
-        }
-        for (name, value) in self.cfg.options.clone() {
-            if !self.uci_options.contains(&name.to_ascii_lowercase()) {
-                tracing::warn!("{}: the engine has no option '{name}'", self.name);
-            }
-            self.send(&format!("setoption name {name} value {value}"))?;
-        }
-        Ok(())
+    }
+
+    /// True when a UCI engine was given an option that loads variant definitions from a
+    /// file (Fairy-Stockfish's `VariantPath`: any option other than `UCI_Variant` whose
+    /// name mentions "variant").
+    fn loads_variants(&self) -> bool {
+        self.cfg.proto == Proto::Uci
+            && self.cfg.options.iter().any(|(name, _)| {
+                let n = name.to_ascii_lowercase();
+                n.contains("variant") && n != "uci_variant"
+            })
     }
 
     fn xboard_handshake(&mut self, mux: &mut Mux) -> Result<(), EngineError> {
@@ -625,6 +650,16 @@ impl Engine {
             },
         };
         if list.iter().any(|v| v == &name) {
+            Ok(())
+        } else if self.loads_variants() {
+            // The engine may know the name from its variants file without announcing it
+            // (not every build re-announces its list): let its first move decide.
+            let msg = format!(
+                "{} does not announce '{name}' even after loading its variants file; \
+                 playing on (an unknown variant shows as illegal moves)",
+                self.name
+            );
+            tracing::warn!("{msg}");
             Ok(())
         } else {
             Err(EngineError::Failed(format!(
