@@ -142,3 +142,59 @@ fn bad_input_is_a_one_line_error_with_status_2() {
         "illegal move",
     );
 }
+
+/// OpenBench runs `./sako bench` (standard output and error together), reads the lines from
+/// the last one up, drops every character but letters, digits and spaces, and takes the first
+/// match of `(\d+\s+nodes)|(nodes\s+\d+)|(nodes searched\s+\d+)` as the bench signature and
+/// of `(\d+\s+nps)|(nps\s+\d+)|(nodes second\s+\d+)` as the speed (case-insensitive). Its
+/// client decodes the output as ASCII. The makefile itself (`make EXE=...`, a release build)
+/// is too slow for the tests and is not run here.
+#[test]
+fn bench_ends_with_the_lines_openbench_reads() {
+    let o = sako(&["bench", "--depth", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut all = o.stdout.clone();
+    all.extend_from_slice(&o.stderr);
+    assert!(all.is_ascii(), "bench output is not ASCII");
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    let n = lines.len();
+    assert!(n >= 2, "{out}");
+    let nodes = lines[n - 2]
+        .strip_prefix("Nodes searched: ")
+        .and_then(|v| v.parse::<u64>().ok());
+    let nps = lines[n - 1]
+        .strip_prefix("Nodes/second: ")
+        .and_then(|v| v.parse::<u64>().ok());
+    assert!(nodes.is_some_and(|v| v > 0), "{out}");
+    assert!(nps.is_some(), "{out}");
+    // OpenBench's reading, without a regex crate: as it sees the two lines.
+    let cleaned = |l: &str| -> String {
+        l.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == ' ' {
+                    c
+                } else {
+                    ' '
+                }
+            })
+            .collect::<String>()
+            .to_ascii_lowercase()
+    };
+    let last = cleaned(lines[n - 1]);
+    let before = cleaned(lines[n - 2]);
+    // The number right after `key` (and spaces), as `key\s+\d+` finds it.
+    let number_after = |text: &str, key: &str| -> Option<u64> {
+        let rest = text.split_once(key)?.1.trim_start();
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        digits.parse().ok()
+    };
+    // The speed on the last line ("nodes second  M"); no node count there, so the count
+    // comes from the line before ("nodes searched  N").
+    assert_eq!(number_after(&last, "nodes second "), nps, "{last}");
+    assert!(!last.contains("nps") && number_after(&last, "nodes ").is_none());
+    assert_eq!(number_after(&before, "nodes searched "), nodes, "{before}");
+    // The signature is deterministic with one thread: a second run gives the same count.
+    let again = sako(&["bench", "--depth", "3"]);
+    assert_eq!(stdout(&again).lines().rev().nth(1), Some(lines[n - 2]));
+}
