@@ -49,7 +49,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::engine::eval::Eval;
 use crate::engine::time::{Clock, Limits};
-use crate::engine::tt::{Bound, Tt};
+use crate::engine::tt::{Bound, Entry, Tt, NO_EVAL};
 use crate::rules::compile::BoardWidth;
 use crate::rules::moves::{Move, MoveKind, MoveList};
 use crate::rules::position::outcome::EndProbe;
@@ -237,8 +237,8 @@ fn reduction(depth: i32, moves: usize) -> i32 {
 
 /// How many quiet moves a non-PV node at `depth` (1 to 4) searches before late-move
 /// pruning drops the rest.
-fn late_move_limit(depth: i32) -> usize {
-    (3 + depth * depth) as usize
+fn late_move_limit(depth: i32, improving: bool) -> usize {
+    ((3 + depth * depth) / if improving { 1 } else { 2 }) as usize
 }
 
 /// Ordering score of a capture or promotion that loses material by SEE: below every
@@ -252,8 +252,27 @@ struct Node {
     ply: usize,
     pv_node: bool,
     in_check: bool,
-    /// The static evaluation (`-INF` in check).
+    /// The static evaluation (`-INF` in check), refined by the table's score.
     static_eval: i32,
+    /// The static evaluation is above the one two plies earlier (same side to move).
+    improving: bool,
+    /// The evaluation itself, as stored in the table (`NO_EVAL` in check).
+    raw_eval: i32,
+    /// The node is or was on a principal variation (PV node, or the table says so).
+    tt_pv: bool,
+}
+
+/// A move of the move loop, as `search_move` needs it.
+#[derive(Clone, Copy)]
+struct Tried {
+    m: Move,
+    /// Its place in the node's move order (0 = first).
+    index: usize,
+    /// A capture, promotion or en-passant capture.
+    tactical: bool,
+    gives_check: bool,
+    /// Its history score (0 for tactical moves), read before it was made.
+    history: i32,
 }
 
 /// The first quiet moves tried at a node, whose history a later cut-off lowers.
@@ -291,6 +310,10 @@ struct Worker<'a, B: BoardWidth> {
     stopped: bool,
     killers: Vec<[Move; 2]>,
     history: Vec<i32>,
+    /// The quiet move that last refuted each (piece, destination) of the move before.
+    countermoves: Vec<Move>,
+    /// Static evaluation per ply (`-INF` in check), for the improving flag.
+    evals: [i32; MAX_PLY + 2],
     /// Move-ordering scores, one buffer per ply (taken while a node uses it), so no
     /// node clears a full-size array.
     score_bufs: Vec<Vec<i32>>,
@@ -301,6 +324,29 @@ struct Worker<'a, B: BoardWidth> {
     root_skip: Vec<Move>,
     /// The drop phase of a game with drops (null move off).
     drops: bool,
+}
+
+/// The table's score when it may end the search of a node at `depth` (enough depth,
+/// a bound that cuts; never at PV nodes or the root).
+#[inline]
+fn tt_cutoff(
+    e: &Entry,
+    depth: i32,
+    alpha: i32,
+    beta: i32,
+    ply: usize,
+    pv_node: bool,
+) -> Option<i32> {
+    if pv_node || ply == 0 || e.depth < depth {
+        return None;
+    }
+    let s = from_tt(e.score, ply);
+    let cut = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+    };
+    cut.then_some(s)
 }
 
 fn to_tt(score: i32, ply: usize) -> i32 {
@@ -335,6 +381,12 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             stopped: false,
             killers: vec![[Move::NONE; 2]; MAX_PLY + 2],
             score_bufs: vec![Vec::new(); MAX_PLY + 2],
+            countermoves: vec![
+                Move::NONE;
+                2 * crate::rules::compile::MAX_TYPES
+                    * crate::rules::geometry::MAX_SQUARES
+            ],
+            evals: [-INF; MAX_PLY + 2],
             history: vec![
                 0;
                 2 * crate::rules::compile::MAX_TYPES * crate::rules::geometry::MAX_SQUARES
@@ -382,6 +434,17 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         (p as usize) * crate::rules::geometry::MAX_SQUARES + m.to()
     }
 
+    /// The countermove slot of the move that led to this position (piece now on its
+    /// destination, and the destination), or `None` after a null move or at the root.
+    fn countermove_slot(&self) -> Option<usize> {
+        let prev = self.pos.state().last_move;
+        if prev == Move::NONE {
+            return None;
+        }
+        let p = self.pos.piece_on(prev.to());
+        (p != NO_PIECE).then(|| p as usize * crate::rules::geometry::MAX_SQUARES + prev.to())
+    }
+
     #[inline(always)]
     fn is_tactical(&self, m: Move) -> bool {
         match m.kind() {
@@ -421,6 +484,9 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
 
     fn order(&self, list: &MoveList, tt_move: Move, ply: usize, scores: &mut [i32]) {
         let k = self.killers[ply];
+        let counter = self
+            .countermove_slot()
+            .map_or(Move::NONE, |i| self.countermoves[i]);
         for (i, &m) in list.as_slice().iter().enumerate() {
             scores[i] = if m == tt_move {
                 1 << 30
@@ -435,6 +501,8 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
                 (1 << 26) + 1
             } else if m == k[1] {
                 1 << 26
+            } else if m == counter {
+                (1 << 26) - 1
             } else {
                 self.history[self.history_index(m)]
             };
@@ -520,9 +588,17 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         if ply >= MAX_PLY {
             return self.sh.eval.evaluate(&self.pos);
         }
+        let key = self.pos.key();
+        let tt = self.sh.tt.probe(key);
+        let pv_node = beta - alpha > 1;
+        if let Some(s) = tt.and_then(|e| tt_cutoff(&e, 0, alpha, beta, ply, pv_node)) {
+            return s;
+        }
         let in_check = self.pos.in_check();
+        let old_alpha = alpha;
         let mut list = MoveList::new();
         let mut best;
+        let mut raw_eval = NO_EVAL;
         if in_check {
             self.pos.generate_legal(&mut list);
             if list.is_empty() {
@@ -530,8 +606,12 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             }
             best = -INF;
         } else {
-            let stand = self.sh.eval.evaluate(&self.pos);
+            let (raw, stand) = self.static_eval(tt.as_ref(), ply);
+            raw_eval = raw;
             if stand >= beta {
+                if tt.is_none() {
+                    self.store_qsearch(key, Move::NONE, stand, raw, Bound::Lower, ply);
+                }
                 return stand;
             }
             if stand > alpha {
@@ -540,8 +620,10 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             best = stand;
             self.pos.generate_pseudo(&mut list, true);
         }
+        let mut best_move = Move::NONE;
+        let tt_move = tt.map_or(Move::NONE, |e| e.mv);
         let mut scores = self.take_scores(ply, list.len());
-        self.order(&list, Move::NONE, ply, &mut scores);
+        self.order(&list, tt_move, ply, &mut scores);
         for i in 0..list.len() {
             let m = Self::pick(&mut list, &mut scores, i);
             if !in_check {
@@ -575,6 +657,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = m;
                     if score >= beta {
                         break;
                     }
@@ -582,7 +665,30 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             }
         }
         self.score_bufs[ply] = scores;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if pv_node && best > old_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.store_qsearch(key, best_move, best, raw_eval, bound, ply);
         best
+    }
+
+    /// Stores a quiescence result (depth 0) in the table.
+    fn store_qsearch(&self, key: u64, mv: Move, score: i32, eval: i32, bound: Bound, ply: usize) {
+        self.sh.tt.store(
+            key,
+            Entry {
+                mv,
+                score: to_tt(score, ply),
+                eval,
+                depth: 0,
+                bound,
+                pv: false,
+            },
+        );
     }
 
     /// Fail-soft principal-variation search of the current position to `depth`: the
@@ -619,23 +725,29 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         self.seldepth = self.seldepth.max(ply);
 
         let key = self.pos.key();
-        let (tt_move, tt_cut) = self.probe_tt(key, depth, alpha, beta, ply, pv_node);
-        if let Some(s) = tt_cut {
+        let tt = self.sh.tt.probe(key);
+        if let Some(s) = tt.and_then(|e| tt_cutoff(&e, depth, alpha, beta, ply, pv_node)) {
             return s;
         }
         let in_check = self.pos.in_check();
-        let static_eval = if in_check {
-            -INF
+        let (raw_eval, static_eval) = if in_check {
+            (NO_EVAL, -INF)
         } else {
-            self.sh.eval.evaluate(&self.pos)
+            self.static_eval(tt.as_ref(), ply)
         };
+        self.evals[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
         let node = Node {
             depth,
             ply,
             pv_node,
             in_check,
             static_eval,
+            improving,
+            raw_eval,
+            tt_pv: pv_node || tt.is_some_and(|e| e.pv),
         };
+        let tt_move = tt.map_or(Move::NONE, |e| e.mv);
         if !pv_node && !in_check && ply > 0 && beta.abs() < MATE_BOUND {
             if let Some(s) = self.prune_node(&node, beta, allow_null) {
                 return s;
@@ -644,51 +756,62 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         self.search_moves(&node, alpha, beta, key, tt_move)
     }
 
-    /// The table's move for this position, and its score when it may end the search
-    /// of this node (enough depth, a bound that cuts, never at PV nodes or the root).
-    fn probe_tt(
-        &self,
-        key: u64,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-        ply: usize,
-        pv_node: bool,
-    ) -> (Move, Option<i32>) {
-        let Some(e) = self.sh.tt.probe(key) else {
-            return (Move::NONE, None);
+    /// The static evaluation of a node not in check: the table's stored evaluation
+    /// or a fresh one (`raw`), and the same refined by the table's score where its
+    /// bound says the true value lies beyond it.
+    fn static_eval(&self, tt: Option<&Entry>, ply: usize) -> (i32, i32) {
+        let raw = match tt {
+            Some(e) if e.eval != NO_EVAL => e.eval,
+            _ => self.sh.eval.evaluate(&self.pos),
         };
-        if pv_node || ply == 0 || e.depth < depth {
-            return (e.mv, None);
-        }
-        let s = from_tt(e.score, ply);
-        let cut = match e.bound {
-            Bound::Exact => true,
-            Bound::Lower => s >= beta,
-            Bound::Upper => s <= alpha,
+        let refined = match tt {
+            Some(e) if e.score.abs() < MATE_BOUND => {
+                let s = from_tt(e.score, ply);
+                match e.bound {
+                    Bound::Lower if s > raw => s,
+                    Bound::Upper if s < raw => s,
+                    Bound::Exact => s,
+                    _ => raw,
+                }
+            }
+            _ => raw,
         };
-        (e.mv, cut.then_some(s))
+        (raw, refined)
     }
 
     /// Pruning of a whole non-PV node before its moves: reverse futility near the
     /// leaves, then the null move. `Some(score)` when the node is cut.
     fn prune_node(&mut self, node: &Node, beta: i32, allow_null: bool) -> Option<i32> {
         let (depth, static_eval) = (node.depth, node.static_eval);
-        // Reverse futility: far above beta near the leaves.
-        if depth <= 3 && static_eval - 110 * depth >= beta {
+        // Reverse futility: far above beta near the leaves (less far when improving).
+        let margin = 100 * depth - if node.improving { 70 } else { 0 };
+        if depth <= 7 && static_eval - margin >= beta {
             return Some(static_eval);
         }
         if !(allow_null && depth >= 3 && static_eval >= beta && self.null_allowed()) {
             return None;
         }
-        let r = 3 + depth / 6;
+        // The further above beta, the larger the reduction.
+        let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
         self.pos.make_null();
         let score = -self.negamax(-beta, -beta + 1, depth - 1 - r, node.ply + 1, false, false);
         self.pos.unmake_null();
         if self.stopped {
             return Some(0);
         }
-        (score >= beta).then_some(if score >= MATE_BOUND { beta } else { score })
+        if score < beta {
+            return None;
+        }
+        let score = if score >= MATE_BOUND { beta } else { score };
+        if depth < 12 {
+            return Some(score);
+        }
+        // Deep nodes: verify with a reduced search of our own moves (zugzwang).
+        let verified = self.negamax(beta - 1, beta, depth - r, node.ply, false, false);
+        if self.stopped {
+            return Some(0);
+        }
+        (verified >= beta).then_some(score)
     }
 
     /// The move loop of a node: generates and orders the legal moves, prunes late and
@@ -708,6 +831,8 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             pv_node,
             in_check,
             static_eval,
+            improving,
+            ..
         } = *node;
         let mut list = MoveList::new();
         self.pos.generate_legal(&mut list);
@@ -742,16 +867,29 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
                     }
                 } else {
                     quiets_seen += 1;
-                    prune_if_quiet = futile || (depth <= 4 && quiets_seen > late_move_limit(depth));
+                    prune_if_quiet =
+                        futile || (depth <= 5 && quiets_seen > late_move_limit(depth, improving));
                 }
             }
+            let history = if tactical {
+                0
+            } else {
+                self.history[self.history_index(m)]
+            };
             self.pos.make(m);
             let gives_check = self.pos.in_check();
             if prune_if_quiet && !gives_check {
                 self.pos.unmake(m);
                 continue;
             }
-            let score = self.search_move(node, m, i, tactical, gives_check, alpha, beta);
+            let tried = Tried {
+                m,
+                index: i,
+                tactical,
+                gives_check,
+                history,
+            };
+            let score = self.search_move(node, &tried, alpha, beta);
             self.pos.unmake(m);
             if self.stopped {
                 return 0;
@@ -789,26 +927,32 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         } else {
             Bound::Upper
         };
-        self.sh
-            .tt
-            .store(key, best_move, to_tt(best, ply), depth, bound);
+        self.sh.tt.store(
+            key,
+            Entry {
+                mv: best_move,
+                score: to_tt(best, ply),
+                eval: node.raw_eval,
+                depth,
+                bound,
+                pv: node.tt_pv,
+            },
+        );
         best
     }
 
-    /// Searches the move `m`, already made, as the `index`-th move of `node`: the first
-    /// move with the full window, the others with a null window (late quiet moves
-    /// reduced), searched again at full depth and window when they surprise.
-    #[allow(clippy::too_many_arguments)]
-    fn search_move(
-        &mut self,
-        node: &Node,
-        m: Move,
-        index: usize,
-        tactical: bool,
-        gives_check: bool,
-        alpha: i32,
-        beta: i32,
-    ) -> i32 {
+    /// Searches the move `tried.m`, already made, as the `tried.index`-th move of
+    /// `node`: the first move with the full window, the others with a null window
+    /// (late quiet moves reduced), searched again at full depth and window when they
+    /// surprise.
+    fn search_move(&mut self, node: &Node, tried: &Tried, alpha: i32, beta: i32) -> i32 {
+        let Tried {
+            m,
+            index,
+            tactical,
+            gives_check,
+            history,
+        } = *tried;
         let (depth, ply, pv_node) = (node.depth, node.ply, node.pv_node);
         let ext = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
         let new_depth = depth - 1 + ext;
@@ -826,9 +970,14 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             && m != killers[1]
         {
             r = reduction(depth, index);
-            if pv_node {
+            if pv_node || node.tt_pv {
                 r -= 1;
             }
+            if !node.improving {
+                r += 1;
+            }
+            // Quiet moves with a good history are reduced less, bad ones more.
+            r -= history / 8192;
             r = r.clamp(0, new_depth - 1);
         }
         let mut score = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, false, true);
@@ -858,6 +1007,9 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         let killers = self.killers[ply];
         if killers[0] != m {
             self.killers[ply] = [m, killers[0]];
+        }
+        if let Some(slot) = self.countermove_slot() {
+            self.countermoves[slot] = m;
         }
         let bonus = (depth * depth).min(400);
         self.update_history(m, bonus);
