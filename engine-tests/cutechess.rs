@@ -16,9 +16,11 @@
 //! stalemate, repetition, fifty moves, material) is over by sako's rules too.
 //!
 //! cutechess-cli's default `timemargin` is 0: one scheduler delay of a few milliseconds on
-//! a loaded machine forfeits a game at `st=0.1`. The cases give both engines
-//! `timemargin=100`, the default of `sako match`, so that a loss on time here means a real
-//! overstep rather than a busy CI host.
+//! a loaded machine forfeits a game at `st=0.1`. The cases play at 2+0.05 or `st=0.2` and
+//! give both engines `timemargin=150`, so that a loss on time here means a real overstep
+//! rather than a busy CI host (with 1+0.02 and 100 ms, a run beside an engine match on the
+//! same two cores lost games on time; the fast-control reliability counts are a separate,
+//! longer run).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -231,7 +233,7 @@ fn sako_vs_sako_uci_clock_repeat_recover() {
         test,
         &cc,
         &format!(
-            "{} {} -each tc=1+0.02 timemargin=100 -variant standard -games 2 -repeat \
+            "{} {} -each tc=2+0.05 timemargin=150 -variant standard -games 2 -repeat \
              -recover -maxmoves 40",
             sako_uci("sako-a"),
             sako_uci("sako-b")
@@ -240,8 +242,8 @@ fn sako_vs_sako_uci_clock_repeat_recover() {
     );
 }
 
-/// cutechess-cli sends XBoard `st` in whole seconds (`st 0` for 0.1 s) followed by
-/// `time`/`otim` of 10 centiseconds; sako's XBoard side plays on that clock.
+/// cutechess-cli sends XBoard `st` in whole seconds (`st 0` for 0.2 s) followed by
+/// `time`/`otim` holding the move time in centiseconds; sako's XBoard side plays on that clock.
 #[test]
 fn sako_uci_vs_sako_xboard_movetime() {
     let test = "sako_uci_vs_sako_xboard_movetime";
@@ -250,7 +252,7 @@ fn sako_uci_vs_sako_xboard_movetime() {
         test,
         &cc,
         &format!(
-            "{} {} -each st=0.1 timemargin=100 -variant standard -games 2 -repeat \
+            "{} {} -each st=0.2 timemargin=150 -variant standard -games 2 -repeat \
              -maxmoves 30",
             sako_uci("sako-uci"),
             sako_xboard("sako-xboard")
@@ -270,7 +272,7 @@ fn sako_vs_fairy_stockfish_uci_adjudication() {
         test,
         &cc,
         &format!(
-            "{} -engine name=fsf cmd={} proto=uci -each tc=1+0.02 timemargin=100 \
+            "{} -engine name=fsf cmd={} proto=uci -each tc=2+0.05 timemargin=150 \
              -variant standard -games 2 -repeat -recover -maxmoves 60 \
              -draw movenumber=20 movecount=4 score=10 -resign movecount=3 score=500",
             sako_uci("sako"),
@@ -291,7 +293,7 @@ fn sako_xboard_vs_fairymax() {
         test,
         &cc,
         &format!(
-            "{} -engine name=fairymax cmd={} proto=xboard -each tc=1+0.02 timemargin=100 \
+            "{} -engine name=fairymax cmd={} proto=xboard -each tc=2+0.05 timemargin=150 \
              -variant standard -games 2 -repeat -recover -maxmoves 40",
             sako_xboard("sako"),
             fm.display()
@@ -308,7 +310,7 @@ fn sako_concurrency_two() {
         test,
         &cc,
         &format!(
-            "{} {} -each tc=1+0.02 timemargin=100 -variant standard -games 2 -repeat \
+            "{} {} -each tc=2+0.05 timemargin=150 -variant standard -games 2 -repeat \
              -concurrency 2 -maxmoves 30 -draw movenumber=15 movecount=3 score=20",
             sako_uci("sako-uci"),
             sako_xboard("sako-xboard")
