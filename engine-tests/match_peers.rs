@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use sako::matches::pgn::parse_pgn;
+use sako::matches::pgn::{parse_pgn, PgnGame};
 use sako::Game;
 
 mod common;
@@ -39,14 +39,7 @@ fn play(name: &str, variant: &str, peer_args: &str, sako_args: &str, each: &str)
     );
     let stdout = run_match(&words(&args));
     assert!(stdout.contains("fouls: sako: none;"), "{stdout}");
-    let text = std::fs::read_to_string(&pgn).expect("pgn");
-    let games = parse_pgn(&text).expect("parse");
-    assert_eq!(games.len(), 2, "{text}");
-    for g in games {
-        let mut game = Game::new(variant, g.tag("FEN")).expect("start");
-        for m in &g.moves {
-            game.play(m).expect("legal");
-        }
+    for (g, mut game) in replayed_games(variant, &pgn, 2) {
         assert!(g.comments.last().is_some_and(|c| !c.is_empty()));
         if g.tag("Termination") == Some("normal")
             && !g.comments.last().is_some_and(|c| c.ends_with("resigns"))
@@ -137,18 +130,29 @@ fn fairy_stockfish_chancellor_from_variants_file() {
     );
     let stdout = run_match(&words(&args));
     assert!(stdout.contains("fouls: sako: none;"), "{stdout}");
-    let text = std::fs::read_to_string(&pgn).expect("pgn");
-    let games = parse_pgn(&text).expect("parse");
-    assert_eq!(games.len(), 2, "{text}");
-    for g in games {
-        let mut game = Game::new("chancellor", g.tag("FEN")).expect("start");
-        for m in &g.moves {
-            game.play(m).expect("legal");
-        }
+    for (g, _) in replayed_games("chancellor", &pgn, 2) {
         assert!(
             ["1-0", "0-1", "1/2-1/2"].contains(&g.result.as_str()),
-            "{text}"
+            "{g:?}"
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The `count` games of the PGN file at `path`, each replayed move by move by sako's
+/// rules core (every move must be legal), with the game as it stands at the end.
+fn replayed_games(variant: &str, path: &Path, count: usize) -> Vec<(PgnGame, Game)> {
+    let text = std::fs::read_to_string(path).expect("pgn");
+    let games = parse_pgn(&text).expect("parse");
+    assert_eq!(games.len(), count, "{text}");
+    games
+        .into_iter()
+        .map(|g| {
+            let mut game = Game::new(variant, g.tag("FEN")).expect("start");
+            for m in &g.moves {
+                game.play(m).expect("legal");
+            }
+            (g, game)
+        })
+        .collect()
 }
