@@ -322,6 +322,8 @@ struct Worker<'a, B: BoardWidth> {
     root_depth: i32,
     /// Root moves skipped in this iteration (excluded moves and better MultiPV lines).
     root_skip: Vec<Move>,
+    /// A root move raised alpha in the current iteration (its line is in `pv[0]`).
+    root_improved: bool,
     /// The drop phase of a game with drops (null move off).
     drops: bool,
 }
@@ -395,6 +397,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             pv_len: [0; MAX_PLY + 1],
             root_depth: 0,
             root_skip: sh.excluded.clone(),
+            root_improved: false,
             drops,
         }
     }
@@ -901,6 +904,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
                     best_move = m;
                     if pv_node {
                         self.update_pv(ply, m);
+                        self.root_improved |= ply == 0;
                     }
                     if score >= beta {
                         if !tactical {
@@ -1036,14 +1040,22 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         };
         let mut prev = vec![0i32; lines];
         let timed = self.sh.clock.is_timed() && !self.sh.limits.infinite;
+        let mut stability = Stability::default();
         for depth in 1..=max_depth as i32 {
             let d = if self.id % 2 == 1 { depth + 1 } else { depth };
             self.root_depth = d;
+            self.root_improved = false;
             let Some(found) = self.search_lines(d, depth, &prev) else {
-                // Stopped: a partial iteration's move is used only when nothing was
-                // completed.
-                if best.best == Move::NONE && self.pv_len[0] > 0 {
+                // Stopped: a move that beat the others in the unfinished iteration is
+                // kept (it was searched to the full depth against the previous best).
+                let improved = self.root_improved || best.best == Move::NONE;
+                if improved && lines == 1 && self.pv_len[0] > 0 {
                     best.best = self.pv[0][0];
+                    best.ponder = if self.pv_len[0] > 1 {
+                        self.pv[0][1]
+                    } else {
+                        Move::NONE
+                    };
                 }
                 break;
             };
@@ -1065,7 +1077,8 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
                     self.report(d, &found, lines, cb);
                 }
             }
-            if self.id == 0 && timed && self.should_stop_deepening(&best, d, root_moves) {
+            let scale = stability.update(best.best, best.score);
+            if self.id == 0 && timed && self.should_stop_deepening(&best, d, root_moves, scale) {
                 break;
             }
         }
@@ -1157,12 +1170,55 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
 
     /// After a finished depth of a timed search: stop when the soft time is used up,
     /// when there is only one move, or when a mate is found and confirmed deeper.
-    fn should_stop_deepening(&self, best: &RootResult, d: i32, root_moves: usize) -> bool {
-        if self.sh.clock.soft_expired() || root_moves == 1 {
+    fn should_stop_deepening(
+        &self,
+        best: &RootResult,
+        d: i32,
+        root_moves: usize,
+        scale: f64,
+    ) -> bool {
+        if self.sh.clock.soft_expired_scaled(scale) || root_moves == 1 {
             return true;
         }
         let mate_plies = MATE - best.score.abs();
         best.score.abs() >= MATE_BOUND && d >= mate_plies + 4
+    }
+}
+
+/// How settled the search is, for the time spent on a move: a best move that keeps
+/// changing or a score that falls asks for more time, a stable one for less.
+#[derive(Default)]
+struct Stability {
+    last_move: Option<Move>,
+    last_score: i32,
+    /// Iterations in a row that ended with the same best move.
+    same_move: u32,
+}
+
+impl Stability {
+    /// Takes the result of a finished iteration; returns the factor by which to scale
+    /// the soft time budget (about 0.7 to 2.2).
+    fn update(&mut self, best: Move, score: i32) -> f64 {
+        let falling = match self.last_move {
+            Some(_) if score.abs() < MATE_BOUND => {
+                (1.0 + (self.last_score - score) as f64 / 150.0).clamp(0.85, 1.5)
+            }
+            _ => 1.0,
+        };
+        if self.last_move == Some(best) {
+            self.same_move += 1;
+        } else {
+            self.same_move = 0;
+        }
+        self.last_move = Some(best);
+        self.last_score = score;
+        let unstable = match self.same_move {
+            0 => 1.5,
+            1 => 1.2,
+            2 => 1.0,
+            _ => 0.85,
+        };
+        unstable * falling
     }
 }
 
@@ -1250,6 +1306,21 @@ pub fn search<B: BoardWidth>(
     }
 }
 
+/// The result to play from the workers' results: the deepest completed search, the
+/// better score between equal depths; worker 0 (`main`) wins ties, and mate scores
+/// are taken from worker 0 only.
+fn best_thread(main: Option<RootResult>, all: &[RootResult]) -> Option<RootResult> {
+    let main = main?;
+    let better = |a: &RootResult, b: &RootResult| (a.depth, a.score) > (b.depth, b.score);
+    let mut best = main;
+    for r in all {
+        if r.best != Move::NONE && r.score.abs() < MATE_BOUND && better(r, &best) {
+            best = *r;
+        }
+    }
+    Some(best)
+}
+
 /// The legal root moves named in `exclude` (XBoard `exclude`); none when that would
 /// leave nothing to search.
 fn excluded_root_moves<B: BoardWidth>(
@@ -1286,16 +1357,18 @@ fn run_workers<B: BoardWidth>(
         .clamp(1, MAX_PLY as u32 - 8);
     let n_root = n_legal - shared.excluded.len();
     std::thread::scope(|s| {
+        let mut helpers = Vec::new();
         for id in 1..shared.threads {
             let p = root.clone();
             let spawned = std::thread::Builder::new()
                 .stack_size(WORKER_STACK)
                 .spawn_scoped(s, move || {
-                    Worker::new(p, shared, id).iterate(max_depth, n_root, None);
+                    Worker::new(p, shared, id).iterate(max_depth, n_root, None)
                 });
-            if spawned.is_err() {
+            match spawned {
+                Ok(h) => helpers.push(h),
                 // Fewer helpers: the search is still correct.
-                break;
+                Err(_) => break,
             }
         }
         let p = root.clone();
@@ -1308,7 +1381,10 @@ fn run_workers<B: BoardWidth>(
             });
         let r = main.ok().and_then(|h| h.join().ok());
         shared.stop.store(true, Ordering::Relaxed);
-        r
+        let mut results: Vec<RootResult> =
+            helpers.into_iter().filter_map(|h| h.join().ok()).collect();
+        results.extend(r);
+        best_thread(r, &results)
     })
 }
 

@@ -102,6 +102,15 @@ impl Clock {
             .is_some_and(|s| self.start.elapsed() * 2 >= s || self.hard_expired())
     }
 
+    /// Like [`Clock::soft_expired`] with the soft budget scaled by `scale` (more time
+    /// for an unsettled search, less for a settled one); never past the hard budget.
+    pub fn soft_expired_scaled(&self, scale: f64) -> bool {
+        self.soft.is_some_and(|s| {
+            self.start.elapsed().as_secs_f64() * 2.0 >= s.as_secs_f64() * scale
+                || self.hard_expired()
+        })
+    }
+
     /// Whether any time limit is set.
     pub fn is_timed(&self) -> bool {
         self.hard.is_some()
