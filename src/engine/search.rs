@@ -1393,6 +1393,47 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_unsettled_search_gets_more_time_than_a_settled_one() {
+        let a = Move(1);
+        let b = Move(2);
+        let mut st = Stability::default();
+        st.update(a, 20);
+        let changed = st.update(b, 20);
+        let mut settled = Stability::default();
+        for _ in 0..4 {
+            settled.update(a, 20);
+        }
+        let stable = settled.update(a, 20);
+        assert!(changed > 1.0 && stable < 1.0, "{changed} {stable}");
+        let falling = settled.update(a, -100);
+        assert!(falling > stable, "a falling score asks for more time");
+    }
+
+    #[test]
+    fn the_deepest_thread_decides() {
+        let r = |m: u32, score: i32, depth: u32| RootResult {
+            best: Move(m),
+            ponder: Move::NONE,
+            score,
+            depth,
+        };
+        let main = r(1, 10, 8);
+        assert_eq!(
+            best_thread(Some(main), &[r(2, 5, 9), main]).unwrap().best,
+            Move(2)
+        );
+        assert_eq!(
+            best_thread(Some(main), &[r(2, 5, 8), main]).unwrap().best,
+            Move(1)
+        );
+        assert_eq!(
+            best_thread(Some(main), &[r(2, MATE - 3, 12)]).unwrap().best,
+            Move(1)
+        );
+        assert!(best_thread(None, &[main]).is_none());
+    }
+
+    #[test]
     fn mate_scores_convert_to_moves() {
         assert_eq!(Score::from_internal(MATE - 1), Score::Mate(1));
         assert_eq!(Score::from_internal(MATE - 3), Score::Mate(2));
