@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::engine::eval::Eval;
+use crate::engine::history::HistoryBank;
 use crate::engine::search::SearchOptions;
 use crate::engine::time::Limits;
 use crate::engine::tt::Tt;
@@ -83,6 +84,7 @@ pub fn run(
     on_line: &mut dyn FnMut(&str),
 ) -> Result<BenchTotals, String> {
     let tt = Tt::new(hash_mb);
+    let histories = HistoryBank::new();
     let mut evals: Vec<Option<Eval>> = vec![None; all_variants().len()];
     let mut nodes = 0;
     let start = Instant::now();
@@ -97,9 +99,11 @@ pub fn run(
         let mut game = Game::new(p.variant, p.fen)?;
         game.play_all(p.moves)?;
         tt.clear();
+        histories.clear();
         let stop = AtomicBool::new(false);
         let opts = SearchOptions {
             threads,
+            histories: Some(&histories),
             ..SearchOptions::new(Limits::depth(depth), &tt, eval, &stop)
         };
         let r = game.search(&opts, &mut |_| {})?;

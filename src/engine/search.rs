@@ -48,6 +48,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::engine::eval::Eval;
+use crate::engine::history::{slot, Histories, HistoryBank};
 use crate::engine::time::{Clock, Limits};
 use crate::engine::tt::{Bound, Entry, Tt, NO_EVAL};
 use crate::rules::compile::BoardWidth;
@@ -63,7 +64,6 @@ pub const MATE_BOUND: i32 = MATE - 1_000;
 const INF: i32 = 32_500;
 /// The deepest ply the search goes to.
 pub const MAX_PLY: usize = 120;
-const HISTORY_MAX: i32 = 16_384;
 /// Stack of each search thread: a ply keeps about 9 KB of move list and scores.
 const WORKER_STACK: usize = 32 * 1024 * 1024;
 
@@ -116,6 +116,8 @@ pub struct SearchOptions<'a> {
     pub multipv: usize,
     /// Root moves not to search (XBoard `exclude`), in coordinate notation.
     pub exclude: Vec<String>,
+    /// Histories kept from earlier searches of the game (`None`: start empty).
+    pub histories: Option<&'a HistoryBank>,
 }
 
 impl<'a> SearchOptions<'a> {
@@ -129,6 +131,7 @@ impl<'a> SearchOptions<'a> {
             stop,
             multipv: 1,
             exclude: Vec::new(),
+            histories: None,
         }
     }
 }
@@ -210,11 +213,25 @@ struct Shared<'a> {
     excluded: Vec<Move>,
     /// Lines reported by the main worker.
     multipv: usize,
+    /// Where the workers take their histories from and give them back to.
+    histories: Option<&'a HistoryBank>,
 }
 
 impl Shared<'_> {
     fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+
+    /// A worker's histories: kept ones from the bank, or empty tables.
+    fn take_histories(&self) -> Box<Histories> {
+        self.histories.map_or_else(Box::default, |b| b.take())
+    }
+
+    /// Keeps a worker's histories for the next search (when there is a bank).
+    fn give_back(&self, h: Box<Histories>) {
+        if let Some(b) = self.histories {
+            b.give_back(h);
+        }
     }
 }
 
@@ -309,9 +326,11 @@ struct Worker<'a, B: BoardWidth> {
     seldepth: usize,
     stopped: bool,
     killers: Vec<[Move; 2]>,
-    history: Vec<i32>,
-    /// The quiet move that last refuted each (piece, destination) of the move before.
-    countermoves: Vec<Move>,
+    /// Quiet, capture and continuation histories and countermoves.
+    hist: Box<Histories>,
+    /// The history slot of the move made at each ply of the current line (`None`: a
+    /// null move), for the continuation histories.
+    moved: [Option<usize>; MAX_PLY + 2],
     /// Static evaluation per ply (`-INF` in check), for the improving flag.
     evals: [i32; MAX_PLY + 2],
     /// Move-ordering scores, one buffer per ply (taken while a node uses it), so no
@@ -372,7 +391,7 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 }
 
 impl<'a, B: BoardWidth> Worker<'a, B> {
-    fn new(pos: Position<B>, sh: &'a Shared<'a>, id: usize) -> Self {
+    fn new(pos: Position<B>, sh: &'a Shared<'a>, id: usize, hist: Box<Histories>) -> Self {
         let drops = pos.rules.drop_zone[Color::White].any();
         Worker {
             pos,
@@ -383,16 +402,9 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             stopped: false,
             killers: vec![[Move::NONE; 2]; MAX_PLY + 2],
             score_bufs: vec![Vec::new(); MAX_PLY + 2],
-            countermoves: vec![
-                Move::NONE;
-                2 * crate::rules::compile::MAX_TYPES
-                    * crate::rules::geometry::MAX_SQUARES
-            ],
+            hist,
+            moved: [None; MAX_PLY + 2],
             evals: [-INF; MAX_PLY + 2],
-            history: vec![
-                0;
-                2 * crate::rules::compile::MAX_TYPES * crate::rules::geometry::MAX_SQUARES
-            ],
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             root_depth: 0,
@@ -428,13 +440,50 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         }
     }
 
-    fn history_index(&self, m: Move) -> usize {
+    /// The history slot of `m` in the current position: the piece it moves (or drops)
+    /// and its destination.
+    #[inline(always)]
+    fn move_slot(&self, m: Move) -> usize {
         let p = if m.kind() == MoveKind::Drop {
             piece_code(self.pos.side(), m.piece())
         } else {
             self.pos.piece_on(m.from())
         };
-        (p as usize) * crate::rules::geometry::MAX_SQUARES + m.to()
+        slot(p, m.to())
+    }
+
+    /// The slots of the moves 1, 2 and 4 plies before the node at `ply`, the keys of
+    /// its continuation histories.
+    #[inline(always)]
+    fn continuation_keys(&self, ply: usize) -> [Option<usize>; 3] {
+        let back = |k: usize| if ply >= k { self.moved[ply - k] } else { None };
+        [back(1), back(2), back(4)]
+    }
+
+    /// The piece type a capture takes (0 for a promotion that takes nothing), the
+    /// capture history's third key.
+    #[inline(always)]
+    fn victim_type(&self, m: Move) -> usize {
+        match m.kind() {
+            MoveKind::EnPassant => self.pos.rules.pawn.map_or(0, |p| p as usize),
+            _ => match self.pos.piece_on(m.to()) {
+                NO_PIECE => 0,
+                v => piece_type(v) as usize,
+            },
+        }
+    }
+
+    /// The history score of a quiet move with slot `s`: its own history plus its
+    /// continuation histories (the one 4 plies back when `far`).
+    #[inline(always)]
+    fn quiet_score(&self, s: usize, keys: &[Option<usize>; 3], far: bool) -> i32 {
+        let h = &self.hist;
+        let near = h.quiet(s) + h.continuation(keys[0], s) + h.continuation(keys[1], s);
+        if far {
+            near + h.continuation(keys[2], s)
+        } else {
+            near
+        }
     }
 
     /// The countermove slot of the move that led to this position (piece now on its
@@ -445,7 +494,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             return None;
         }
         let p = self.pos.piece_on(prev.to());
-        (p != NO_PIECE).then(|| p as usize * crate::rules::geometry::MAX_SQUARES + prev.to())
+        (p != NO_PIECE).then(|| slot(p, prev.to()))
     }
 
     #[inline(always)]
@@ -476,7 +525,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         } else {
             0
         };
-        (victim + promo) * 64 - attacker / 8
+        (victim + promo) * 16 - attacker / 8
     }
 
     /// True when `m` gains at least `threshold` by static exchange evaluation.
@@ -489,7 +538,8 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         let k = self.killers[ply];
         let counter = self
             .countermove_slot()
-            .map_or(Move::NONE, |i| self.countermoves[i]);
+            .map_or(Move::NONE, |i| self.hist.countermove(i));
+        let keys = self.continuation_keys(ply);
         for (i, &m) in list.as_slice().iter().enumerate() {
             scores[i] = if m == tt_move {
                 1 << 30
@@ -499,7 +549,8 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
                 } else {
                     LOSING_CAPTURE
                 };
-                base + self.capture_score(m)
+                let learned = self.hist.capture(self.move_slot(m), self.victim_type(m));
+                base + self.capture_score(m) + learned / 2
             } else if m == k[0] {
                 (1 << 26) + 1
             } else if m == k[1] {
@@ -507,7 +558,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             } else if m == counter {
                 (1 << 26) - 1
             } else {
-                self.history[self.history_index(m)]
+                self.quiet_score(self.move_slot(m), &keys, true)
             };
         }
     }
@@ -536,12 +587,6 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             scores.swap(i, best);
         }
         list.as_slice()[i]
-    }
-
-    fn update_history(&mut self, m: Move, bonus: i32) {
-        let i = self.history_index(m);
-        let h = &mut self.history[i];
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
     }
 
     /// The score of a node whose side to move has no legal move.
@@ -650,6 +695,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
                     }
                 }
             }
+            self.moved[ply] = Some(self.move_slot(m));
             self.pos.make(m);
             let score = -self.qsearch(-beta, -alpha, ply + 1);
             self.pos.unmake(m);
@@ -740,7 +786,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         };
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
-        let node = Node {
+        let mut node = Node {
             depth,
             ply,
             pv_node,
@@ -755,6 +801,11 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             if let Some(s) = self.prune_node(&node, beta, allow_null) {
                 return s;
             }
+        }
+        // Internal iterative reduction: a node the table knows no move for is
+        // searched a ply shallower (its next visit will have a move to try first).
+        if depth >= 4 && tt_move == Move::NONE {
+            node.depth -= 1;
         }
         self.search_moves(&node, alpha, beta, key, tt_move)
     }
@@ -786,6 +837,16 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
     /// leaves, then the null move. `Some(score)` when the node is cut.
     fn prune_node(&mut self, node: &Node, beta: i32, allow_null: bool) -> Option<i32> {
         let (depth, static_eval) = (node.depth, node.static_eval);
+        // Razoring: so far below the window that only a capture could help.
+        if depth <= 3 && static_eval + 400 + 250 * depth * depth < beta {
+            let score = self.qsearch(beta - 1, beta, node.ply);
+            if self.stopped {
+                return Some(0);
+            }
+            if score < beta {
+                return Some(score);
+            }
+        }
         // Reverse futility: far above beta near the leaves (less far when improving).
         let margin = 100 * depth - if node.improving { 70 } else { 0 };
         if depth <= 7 && static_eval - margin >= beta {
@@ -796,6 +857,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         }
         // The further above beta, the larger the reduction.
         let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+        self.moved[node.ply] = None;
         self.pos.make_null();
         let score = -self.negamax(-beta, -beta + 1, depth - 1 - r, node.ply + 1, false, false);
         self.pos.unmake_null();
@@ -849,19 +911,23 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         let mut best_move = Move::NONE;
         let old_alpha = alpha;
         let mut quiets = QuietsTried::new();
+        let mut captures = QuietsTried::new();
         let mut quiets_seen = 0;
         // Pruning near the leaves needs a move already searched and no mate to defend.
-        let may_prune = !pv_node && !in_check && ply > 0;
-        let futile = may_prune
-            && depth <= 3
-            && alpha.abs() < MATE_BOUND
-            && static_eval + 90 + 100 * depth <= alpha;
+        let may_prune = !pv_node && !in_check && ply > 0 && alpha.abs() < MATE_BOUND;
+        let keys = self.continuation_keys(ply);
         for i in 0..list.len() {
             let m = Self::pick(&mut list, &mut scores, i);
             if ply == 0 && self.root_skip.contains(&m) {
                 continue;
             }
             let tactical = self.is_tactical(m);
+            let s = self.move_slot(m);
+            let history = if tactical {
+                0
+            } else {
+                self.quiet_score(s, &keys, false)
+            };
             let mut prune_if_quiet = false;
             if may_prune && best > -MATE_BOUND {
                 if tactical {
@@ -870,15 +936,20 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
                     }
                 } else {
                     quiets_seen += 1;
-                    prune_if_quiet =
-                        futile || (depth <= 5 && quiets_seen > late_move_limit(depth, improving));
+                    // The depth this move would be searched to after its reduction.
+                    let lmr_depth = (depth - 1 - reduction(depth, i)).max(0);
+                    if lmr_depth <= 8 && !self.see_at_least(m, -30 * lmr_depth * lmr_depth) {
+                        continue;
+                    }
+                    if lmr_depth < 4 && history - self.hist.quiet(s) < -3000 * depth {
+                        continue;
+                    }
+                    prune_if_quiet = (lmr_depth <= 6
+                        && static_eval + 90 + 100 * lmr_depth <= alpha)
+                        || (depth <= 5 && quiets_seen > late_move_limit(depth, improving));
                 }
             }
-            let history = if tactical {
-                0
-            } else {
-                self.history[self.history_index(m)]
-            };
+            self.moved[ply] = Some(s);
             self.pos.make(m);
             let gives_check = self.pos.in_check();
             if prune_if_quiet && !gives_check {
@@ -907,14 +978,15 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
                         self.root_improved |= ply == 0;
                     }
                     if score >= beta {
-                        if !tactical {
-                            self.reward_quiet(m, depth, ply, quiets.as_slice());
-                        }
+                        let tried = (quiets.as_slice(), captures.as_slice());
+                        self.reward_cutoff(m, tactical, depth, ply, tried);
                         break;
                     }
                 }
             }
-            if !tactical {
+            if tactical {
+                captures.push(m);
+            } else {
                 quiets.push(m);
             }
         }
@@ -981,7 +1053,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
                 r += 1;
             }
             // Quiet moves with a good history are reduced less, bad ones more.
-            r -= history / 8192;
+            r -= history / 12_000;
             r = r.clamp(0, new_depth - 1);
         }
         let mut score = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, false, true);
@@ -1005,20 +1077,42 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         self.pv_len[ply] = len.min(MAX_PLY);
     }
 
-    /// A quiet move caused a beta cut-off: it becomes a killer and gains history; the
-    /// quiet moves tried before it lose as much.
-    fn reward_quiet(&mut self, m: Move, depth: i32, ply: usize, tried: &[Move]) {
-        let killers = self.killers[ply];
-        if killers[0] != m {
-            self.killers[ply] = [m, killers[0]];
+    /// `m` caused a beta cut-off at `ply` after the moves `tried` (quiet, tactical):
+    /// it gains history (a quiet one also becomes a killer and the countermove), and
+    /// the moves of its kind tried before it lose as much, as do the captures.
+    fn reward_cutoff(
+        &mut self,
+        m: Move,
+        tactical: bool,
+        depth: i32,
+        ply: usize,
+        tried: (&[Move], &[Move]),
+    ) {
+        let bonus = (150 * depth - 100).clamp(50, 1_400);
+        let keys = self.continuation_keys(ply);
+        if tactical {
+            let (s, v) = (self.move_slot(m), self.victim_type(m));
+            self.hist.update_capture(s, v, bonus);
+        } else {
+            let killers = self.killers[ply];
+            if killers[0] != m {
+                self.killers[ply] = [m, killers[0]];
+            }
+            if let Some(prev) = self.countermove_slot() {
+                self.hist.set_countermove(prev, m);
+            }
+            let s = self.move_slot(m);
+            self.hist.update_quiet(s, bonus);
+            self.hist.update_continuation(&keys, s, bonus);
+            for &q in tried.0 {
+                let s = self.move_slot(q);
+                self.hist.update_quiet(s, -bonus);
+                self.hist.update_continuation(&keys, s, -bonus);
+            }
         }
-        if let Some(slot) = self.countermove_slot() {
-            self.countermoves[slot] = m;
-        }
-        let bonus = (depth * depth).min(400);
-        self.update_history(m, bonus);
-        for &q in tried {
-            self.update_history(q, -bonus);
+        for &c in tried.1 {
+            let (s, v) = (self.move_slot(c), self.victim_type(c));
+            self.hist.update_capture(s, v, -bonus);
         }
     }
 
@@ -1284,6 +1378,7 @@ pub fn search<B: BoardWidth>(
         threads,
         multipv: opts.multipv.max(1),
         excluded: excluded_root_moves(&root, &legal, &opts.exclude),
+        histories: opts.histories,
     };
     let found = run_workers(&root, &shared, legal.len(), on_info).unwrap_or_default();
     let best = if found.best == Move::NONE {
@@ -1363,7 +1458,10 @@ fn run_workers<B: BoardWidth>(
             let spawned = std::thread::Builder::new()
                 .stack_size(WORKER_STACK)
                 .spawn_scoped(s, move || {
-                    Worker::new(p, shared, id).iterate(max_depth, n_root, None)
+                    let mut w = Worker::new(p, shared, id, shared.take_histories());
+                    let r = w.iterate(max_depth, n_root, None);
+                    shared.give_back(w.hist);
+                    r
                 });
             match spawned {
                 Ok(h) => helpers.push(h),
@@ -1375,8 +1473,10 @@ fn run_workers<B: BoardWidth>(
         let main = std::thread::Builder::new()
             .stack_size(WORKER_STACK)
             .spawn_scoped(s, move || {
-                let r = Worker::new(p, shared, 0).iterate(max_depth, n_root, Some(on_info));
+                let mut w = Worker::new(p, shared, 0, shared.take_histories());
+                let r = w.iterate(max_depth, n_root, Some(on_info));
                 shared.stop.store(true, Ordering::Relaxed);
+                shared.give_back(w.hist);
                 r
             });
         let r = main.ok().and_then(|h| h.join().ok());

@@ -14,6 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use crate::engine::eval::Eval;
+use crate::engine::history::HistoryBank;
 use crate::engine::search::{SearchInfo, SearchOptions, SearchResult};
 use crate::engine::time::Limits;
 use crate::engine::tt::Tt;
@@ -68,6 +69,8 @@ pub struct Session {
     /// The game being played or analysed.
     pub game: Game,
     tt: Arc<Tt>,
+    /// The search threads' move-ordering statistics, kept for the whole game.
+    histories: Arc<HistoryBank>,
     /// Transposition table size in MB.
     pub hash_mb: usize,
     /// Search threads.
@@ -90,6 +93,7 @@ impl Session {
         Session {
             game,
             tt: Arc::new(Tt::new(DEFAULT_HASH_MB)),
+            histories: Arc::new(HistoryBank::new()),
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
             eval_dir: None,
@@ -146,9 +150,10 @@ impl Session {
         Ok(())
     }
 
-    /// Clears the transposition table (a new game).
+    /// Clears the transposition table and the search's histories (a new game).
     pub fn clear_hash(&mut self) {
         self.tt.clear();
+        self.histories.clear();
     }
 
     /// True while a search runs.
@@ -176,6 +181,7 @@ impl Session {
         let stop = Arc::new(AtomicBool::new(false));
         let mut game = self.game.clone();
         let tt = Arc::clone(&self.tt);
+        let histories = Arc::clone(&self.histories);
         let eval = Arc::clone(&self.eval);
         let threads = self.threads;
         let events = self.events.clone();
@@ -189,6 +195,7 @@ impl Session {
                 stop: &flag,
                 multipv,
                 exclude,
+                histories: Some(&histories),
             };
             let r = game.search(&opts, &mut *on_info);
             let _ = events.send(Event::SearchDone(id));
