@@ -124,7 +124,7 @@ impl Histories {
 /// one set per thread and gives it back when it ends.
 #[derive(Default)]
 pub struct HistoryBank {
-    sets: Mutex<Vec<Box<Histories>>>,
+    sets: Mutex<Vec<Histories>>,
 }
 
 impl HistoryBank {
@@ -134,13 +134,13 @@ impl HistoryBank {
     }
 
     /// A set for one search thread: a kept one, or fresh tables.
-    pub fn take(&self) -> Box<Histories> {
+    pub fn take(&self) -> Histories {
         let kept = self.sets.lock().ok().and_then(|mut v| v.pop());
         kept.unwrap_or_default()
     }
 
     /// Gives a set back for the next search.
-    pub fn give_back(&self, h: Box<Histories>) {
+    pub fn give_back(&self, h: Histories) {
         if let Ok(mut v) = self.sets.lock() {
             v.push(h);
         }

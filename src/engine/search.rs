@@ -223,12 +223,12 @@ impl Shared<'_> {
     }
 
     /// A worker's histories: kept ones from the bank, or empty tables.
-    fn take_histories(&self) -> Box<Histories> {
-        self.histories.map_or_else(Box::default, |b| b.take())
+    fn take_histories(&self) -> Histories {
+        self.histories.map_or_else(Histories::new, |b| b.take())
     }
 
     /// Keeps a worker's histories for the next search (when there is a bank).
-    fn give_back(&self, h: Box<Histories>) {
+    fn give_back(&self, h: Histories) {
         if let Some(b) = self.histories {
             b.give_back(h);
         }
@@ -327,7 +327,7 @@ struct Worker<'a, B: BoardWidth> {
     stopped: bool,
     killers: Vec<[Move; 2]>,
     /// Quiet, capture and continuation histories and countermoves.
-    hist: Box<Histories>,
+    hist: Histories,
     /// The history slot of the move made at each ply of the current line (`None`: a
     /// null move), for the continuation histories.
     moved: [Option<usize>; MAX_PLY + 2],
@@ -391,7 +391,7 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 }
 
 impl<'a, B: BoardWidth> Worker<'a, B> {
-    fn new(pos: Position<B>, sh: &'a Shared<'a>, id: usize, hist: Box<Histories>) -> Self {
+    fn new(pos: Position<B>, sh: &'a Shared<'a>, id: usize, hist: Histories) -> Self {
         let drops = pos.rules.drop_zone[Color::White].any();
         Worker {
             pos,
@@ -465,7 +465,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
     #[inline(always)]
     fn victim_type(&self, m: Move) -> usize {
         match m.kind() {
-            MoveKind::EnPassant => self.pos.rules.pawn.map_or(0, |p| p as usize),
+            MoveKind::EnPassant => self.pos.rules.pawn.map_or(0, |p| p),
             _ => match self.pos.piece_on(m.to()) {
                 NO_PIECE => 0,
                 v => piece_type(v) as usize,
