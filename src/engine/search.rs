@@ -3,20 +3,28 @@
 //!
 //! # Outline for a newcomer
 //! * [`search`] starts `threads` workers with `std::thread::scope`. Each has its own copy
-//!   of the position, killers and history; they share the [`Tt`], the stop flag and the
-//!   node counters. Worker 0 (the caller's thread) reports each finished depth and
-//!   decides when to stop; the helpers just search (odd helpers one ply deeper) and
-//!   fill the table (Lazy SMP).
+//!   of the position, killers and histories (taken from the caller's
+//!   [`HistoryBank`], so they persist across the moves of a game); they share the
+//!   [`Tt`], the stop flag and the node counters. Worker 0 (the caller's thread) reports
+//!   each finished depth and decides when to stop; the helpers just search (odd helpers
+//!   one ply deeper) and fill the table (Lazy SMP). The move played comes from the
+//!   deepest worker (the better score between equal depths).
 //! * `negamax` is a fail-soft PVS: game-end rules first (below), mate-distance
-//!   pruning, table cut-offs at non-PV nodes, reverse futility and null-move pruning,
-//!   then the moves in order TT move, promotions and captures that do not lose material
-//!   by static exchange evaluation ([`crate::engine::see`]; most valuable victim, least valuable
-//!   attacker first), two killers, quiet moves by history, and last the losing
-//!   captures. Checking moves are extended one ply; late quiet moves are reduced (LMR)
-//!   and searched again at full depth if they surprise. Near the leaves of non-PV
-//!   nodes, quiet moves that give no check are pruned when they come late (late-move
-//!   pruning) or when the static evaluation is far below alpha (futility), and
-//!   captures that lose too much by SEE are skipped.
+//!   pruning, table cut-offs at non-PV nodes, then whole-node pruning at non-PV nodes
+//!   (razoring, reverse futility, null move with verification at high depth, ProbCut)
+//!   and internal iterative reduction when the table has no move. The moves come in
+//!   the order TT move, promotions and captures that do not lose material by static
+//!   exchange evaluation ([`crate::engine::see`]; victim value plus capture history),
+//!   two killers, the countermove, quiet moves by history plus continuation histories
+//!   (1, 2 and 4 plies back), and last the losing captures. The TT move may be
+//!   extended by the singular-extension test (with multi-cut and a negative
+//!   extension); checking moves are extended one ply; late quiet moves are reduced
+//!   (LMR by a precomputed table, adjusted for PV, improving and history) and
+//!   searched again at full depth if they surprise. Near the leaves of non-PV nodes,
+//!   quiet moves that give no check are pruned when they come late (late-move
+//!   pruning) or when the static evaluation is far below alpha at their reduced depth
+//!   (futility); quiet moves that lose material by SEE or have a bad continuation
+//!   history are skipped, and so are captures that lose too much by SEE.
 //! * `qsearch` searches captures and promotions only (never drops or gating: they are
 //!   quiet moves), standing pat on the static evaluation and skipping captures that
 //!   lose material by SEE; in check it searches every evasion so that mates are seen.
