@@ -291,6 +291,14 @@ struct Node {
     excluded: Move,
 }
 
+/// What late-move pruning decides for a move.
+enum Verdict {
+    Skip,
+    /// Skip it unless it gives check (known only once it is made).
+    SkipUnlessCheck,
+    Search,
+}
+
 /// What the singular-extension test says of the table's move.
 enum Singular {
     /// Search it this many plies deeper (negative: shallower).
@@ -312,6 +320,8 @@ struct Tried {
     history: i32,
     /// Plies added to (or taken from) its depth by the singular-extension test.
     singular: i32,
+    /// Its history slot.
+    slot: usize,
 }
 
 /// The first quiet moves tried at a node, whose history a later cut-off lowers.
@@ -707,17 +717,8 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
                 if !self.pos.is_legal(m) {
                     continue;
                 }
-                // Delta pruning: a capture that cannot lift the score near alpha.
-                if m.kind() != MoveKind::Promotion {
-                    let v = self.pos.piece_on(m.to());
-                    let gain = if v == NO_PIECE {
-                        100
-                    } else {
-                        self.sh.eval.order_value(piece_type(v))
-                    };
-                    if best + gain + 200 < alpha && gain < 10_000 {
-                        continue;
-                    }
+                if self.delta_prunes(m, best, alpha) {
+                    continue;
                 }
             }
             self.moved[ply] = Some(self.move_slot(m));
@@ -748,6 +749,21 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         };
         self.store_qsearch(key, best_move, best, raw_eval, bound, ply);
         best
+    }
+
+    /// Delta pruning: a capture (not a promotion) whose victim cannot lift the score
+    /// `best` near `alpha`.
+    fn delta_prunes(&self, m: Move, best: i32, alpha: i32) -> bool {
+        if m.kind() == MoveKind::Promotion {
+            return false;
+        }
+        let v = self.pos.piece_on(m.to());
+        let gain = if v == NO_PIECE {
+            100
+        } else {
+            self.sh.eval.order_value(piece_type(v))
+        };
+        best + gain + 200 < alpha && gain < 10_000
     }
 
     /// Stores a quiescence result (depth 0) in the table.
@@ -966,15 +982,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         key: u64,
         tt_move: Move,
     ) -> i32 {
-        let Node {
-            depth,
-            ply,
-            pv_node,
-            in_check,
-            static_eval,
-            improving,
-            ..
-        } = *node;
+        let (depth, ply, pv_node) = (node.depth, node.ply, node.pv_node);
         let mut list = MoveList::new();
         self.pos.generate_legal(&mut list);
         if list.is_empty() {
@@ -990,7 +998,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         let mut captures = QuietsTried::new();
         let mut quiets_seen = 0;
         // Pruning near the leaves needs a move already searched and no mate to defend.
-        let may_prune = !pv_node && !in_check && ply > 0 && alpha.abs() < MATE_BOUND;
+        let may_prune = !pv_node && !node.in_check && ply > 0 && alpha.abs() < MATE_BOUND;
         let keys = self.continuation_keys(ply);
         for i in 0..list.len() {
             let m = Self::pick(&mut list, &mut scores, i);
@@ -1005,49 +1013,25 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             } else {
                 0
             };
-            let tactical = self.is_tactical(m);
-            let s = self.move_slot(m);
-            let history = if tactical {
-                0
-            } else {
-                self.quiet_score(s, &keys, false)
-            };
+            let mut tried = self.tried(m, i, &keys, singular);
+            let tactical = tried.tactical;
             let mut prune_if_quiet = false;
             if may_prune && best > -MATE_BOUND {
-                if tactical {
-                    if depth <= 4 && scores[i] < 0 && !self.see_at_least(m, -120 * depth) {
-                        continue;
-                    }
-                } else {
-                    quiets_seen += 1;
-                    // The depth this move would be searched to after its reduction.
-                    let lmr_depth = (depth - 1 - reduction(depth, i)).max(0);
-                    if lmr_depth <= 8 && !self.see_at_least(m, -30 * lmr_depth * lmr_depth) {
-                        continue;
-                    }
-                    if lmr_depth < 4 && history - self.hist.quiet(s) < -3000 * depth {
-                        continue;
-                    }
-                    prune_if_quiet = (lmr_depth <= 6
-                        && static_eval + 90 + 100 * lmr_depth <= alpha)
-                        || (depth <= 5 && quiets_seen > late_move_limit(depth, improving));
+                quiets_seen += usize::from(!tactical);
+                let order_score = scores[i];
+                match self.late_verdict(node, &tried, order_score, quiets_seen, alpha) {
+                    Verdict::Skip => continue,
+                    Verdict::SkipUnlessCheck => prune_if_quiet = true,
+                    Verdict::Search => {}
                 }
             }
-            self.moved[ply] = Some(s);
+            self.moved[ply] = Some(tried.slot);
             self.pos.make(m);
-            let gives_check = self.pos.in_check();
-            if prune_if_quiet && !gives_check {
+            tried.gives_check = self.pos.in_check();
+            if prune_if_quiet && !tried.gives_check {
                 self.pos.unmake(m);
                 continue;
             }
-            let tried = Tried {
-                m,
-                index: i,
-                tactical,
-                gives_check,
-                history,
-                singular,
-            };
             let score = self.search_move(node, &tried, alpha, beta);
             self.pos.unmake(m);
             if self.stopped {
@@ -1077,15 +1061,6 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         }
 
         self.score_bufs[ply] = scores;
-        if node.excluded != Move::NONE {
-            // The value of the other moves only: nothing for the table. With no other
-            // move the excluded one is singular.
-            return if best == -INF { alpha } else { best };
-        }
-        if ply == 0 && !self.root_skip.is_empty() {
-            // Some root moves were left out: this is not the position's true value.
-            return best;
-        }
         let bound = if best >= beta {
             Bound::Lower
         } else if alpha > old_alpha {
@@ -1093,18 +1068,99 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         } else {
             Bound::Upper
         };
-        self.sh.tt.store(
-            key,
-            Entry {
-                mv: best_move,
-                score: to_tt(best, ply),
-                eval: node.raw_eval,
-                depth,
-                bound,
-                pv: node.tt_pv,
-            },
-        );
+        self.finish_node(node, key, best, best_move, bound, old_alpha)
+    }
+
+    /// The `index`-th move `m` of a node's move loop, before it is made (not yet known
+    /// to give check).
+    fn tried(&self, m: Move, index: usize, keys: &[Option<usize>; 3], singular: i32) -> Tried {
+        let tactical = self.is_tactical(m);
+        let slot = self.move_slot(m);
+        let history = if tactical {
+            0
+        } else {
+            self.quiet_score(slot, keys, false)
+        };
+        Tried {
+            m,
+            index,
+            tactical,
+            gives_check: false,
+            history,
+            singular,
+            slot,
+        }
+    }
+
+    /// The value of a searched node, stored in the table unless moves were left out.
+    fn finish_node(
+        &mut self,
+        node: &Node,
+        key: u64,
+        best: i32,
+        best_move: Move,
+        bound: Bound,
+        alpha: i32,
+    ) -> i32 {
+        if node.excluded != Move::NONE {
+            // The value of the other moves only: nothing for the table. With no other
+            // move the excluded one is singular.
+            return if best == -INF { alpha } else { best };
+        }
+        if node.ply == 0 && !self.root_skip.is_empty() {
+            // Some root moves were left out: this is not the position's true value.
+            return best;
+        }
+        let entry = Entry {
+            mv: best_move,
+            score: to_tt(best, node.ply),
+            eval: node.raw_eval,
+            depth: node.depth,
+            bound,
+            pv: node.tt_pv,
+        };
+        self.sh.tt.store(key, entry);
         best
+    }
+
+    /// Whether a late move of a non-PV node near the leaves is worth searching: a
+    /// capture that loses too much by SEE is skipped; a quiet move is skipped when it
+    /// loses material by SEE or its continuation history is bad at a low reduced
+    /// depth, and skipped unless it gives check when it comes too late (late-move
+    /// pruning) or the static evaluation is far below alpha (futility).
+    fn late_verdict(
+        &self,
+        node: &Node,
+        tried: &Tried,
+        order_score: i32,
+        quiets_seen: usize,
+        alpha: i32,
+    ) -> Verdict {
+        let (depth, m) = (node.depth, tried.m);
+        if tried.tactical {
+            let losing = depth <= 4 && order_score < 0 && !self.see_at_least(m, -120 * depth);
+            return if losing {
+                Verdict::Skip
+            } else {
+                Verdict::Search
+            };
+        }
+        // The depth this move would be searched to after its reduction.
+        let lmr_depth = (depth - 1 - reduction(depth, tried.index)).max(0);
+        if lmr_depth <= 8 && !self.see_at_least(m, -30 * lmr_depth * lmr_depth) {
+            return Verdict::Skip;
+        }
+        let continuation = tried.history - self.hist.quiet(tried.slot);
+        if lmr_depth < 4 && continuation < -3000 * depth {
+            return Verdict::Skip;
+        }
+        let futile = lmr_depth <= 6 && node.static_eval + 90 + 100 * lmr_depth <= alpha;
+        let late = depth <= 5 && quiets_seen > late_move_limit(depth, node.improving);
+        if futile || late {
+            Verdict::SkipUnlessCheck
+        } else {
+            Verdict::Search
+        }
     }
 
     /// The singular-extension test of the table's move `m` at `node`: when the table
@@ -1164,6 +1220,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             gives_check,
             history,
             singular,
+            ..
         } = *tried;
         let (depth, ply, pv_node) = (node.depth, node.ply, node.pv_node);
         let may_extend = (ply as i32) < 2 * self.root_depth;
