@@ -132,7 +132,7 @@ impl Session {
     }
 
     /// Resizes (and clears) the transposition table; when the memory cannot be had the
-    /// old table is kept and the error returned.
+    /// old size is kept (its table made again when next needed) and the error returned.
     pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
         let mb = mb.clamp(1, 1 << 16);
         if mb != self.hash_mb || !self.tt_sized {
