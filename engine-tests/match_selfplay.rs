@@ -297,3 +297,33 @@ fn pgn_openings_are_played_first() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Lazy SMP oversubscribed: 8 threads per engine on whatever cores the machine has (two
+/// in CI), over UCI (`Threads`) and XBoard (`cores`), at a fast clock. Every move must be
+/// legal and on time, and no engine may crash; timings are not asserted otherwise.
+#[test]
+fn eight_threads_on_few_cores_play_legal_moves_on_time() {
+    let dir = fresh_temp_dir("match-threads");
+    let pgn = dir.join("games.pgn");
+    let args = words(&format!(
+        "-engine name=uci8 cmd={SAKO} arg=uci proto=uci option.Threads=8 option.Hash=16 \
+         -engine name=xboard8 cmd={SAKO} arg=xboard proto=xboard option.Threads=8 option.Hash=16 \
+         -each tc=2+0.05 timemargin=1000 -variant normal -games 2 -repeat -maxmoves 60 \
+         -openings file={} format=epd order=sequential start=7 -pgnout {}",
+        common::data_path("openings/normal.epd").display(),
+        pgn.display()
+    ));
+    let out = run_match(&args);
+    assert_eq!(out.matches("Finished game").count(), 2, "{out}");
+    assert!(out.contains("fouls: uci8: none; xboard8: none"), "{out}");
+    let games = check_pgn(&pgn, "normal", 2);
+    for g in &games {
+        // Not a time forfeit, an illegal move, a rules infraction, a crash or a stall.
+        assert!(
+            matches!(g.tag("Termination"), Some("normal" | "adjudication")),
+            "{:?}\n{out}",
+            g.tag("Termination")
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -78,6 +78,11 @@ impl SakoProcess {
         }
     }
 
+    /// The operating system's id of the process.
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
     /// True when the process has ended.
     pub fn has_exited(&mut self) -> bool {
         matches!(self.child.try_wait(), Ok(Some(_)))

@@ -73,6 +73,11 @@ pub struct Session {
     histories: Arc<HistoryBank>,
     /// Transposition table size in MB.
     pub hash_mb: usize,
+    /// False until `tt` has the size `hash_mb`. The table of the default size is made
+    /// only when first needed (UCI `isready`, XBoard `ping`, a search), so that a
+    /// `Hash`/`memory` setting sent after the handshake never has the default table in
+    /// memory before it: peak memory follows the setting.
+    tt_sized: bool,
     /// Search threads.
     pub threads: usize,
     /// Directory with evaluation tables (`None`: the built-in ones).
@@ -92,9 +97,10 @@ impl Session {
         let eval = Eval::embedded("normal").unwrap_or_else(|e| panic!("built-in tables: {e}"));
         Session {
             game,
-            tt: Arc::new(Tt::new(DEFAULT_HASH_MB)),
+            tt: Arc::new(Tt::new(1)),
             histories: Arc::new(HistoryBank::new()),
             hash_mb: DEFAULT_HASH_MB,
+            tt_sized: false,
             threads: 1,
             eval_dir: None,
             eval: Arc::new(eval),
@@ -130,19 +136,21 @@ impl Session {
     }
 
     /// Resizes (and clears) the transposition table; when the memory cannot be had the
-    /// old table is kept and the error returned.
+    /// old size is kept (its table made again when next needed) and the error returned.
     pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
         let mb = mb.clamp(1, 1 << 16);
-        if mb != self.hash_mb {
+        if mb != self.hash_mb || !self.tt_sized {
             // Free the old table first so that its memory can be reused.
             self.tt = Arc::new(Tt::new(1));
             match Tt::try_new(mb) {
                 Ok(t) => {
                     self.tt = Arc::new(t);
                     self.hash_mb = mb;
+                    self.tt_sized = true;
                 }
                 Err(e) => {
-                    self.tt = Arc::new(Tt::new(self.hash_mb));
+                    // The old size, made again when next needed.
+                    self.tt_sized = false;
                     return Err(e);
                 }
             }
@@ -150,9 +158,20 @@ impl Session {
         Ok(())
     }
 
+    /// Makes the table of the configured size if it is not made yet (a search needs it;
+    /// the protocols call this where an interface waits, before the clock runs).
+    pub fn ensure_hash(&mut self) {
+        if !self.tt_sized {
+            self.tt = Arc::new(Tt::new(self.hash_mb));
+            self.tt_sized = true;
+        }
+    }
+
     /// Clears the transposition table and the search's histories (a new game).
     pub fn clear_hash(&mut self) {
-        self.tt.clear();
+        if self.tt_sized {
+            self.tt.clear();
+        }
         self.histories.clear();
     }
 
@@ -176,6 +195,7 @@ impl Session {
         mut on_info: Box<dyn FnMut(&SearchInfo) + Send>,
     ) -> u64 {
         self.stop_search();
+        self.ensure_hash();
         let id = self.next_id;
         self.next_id += 1;
         let stop = Arc::new(AtomicBool::new(false));

@@ -69,7 +69,12 @@ impl Uci {
         match cmd {
             "" => {}
             "uci" => self.uci(),
-            "isready" => self.s.out.line("readyok"),
+            "isready" => {
+                // Interfaces wait here after the options: make the hash table now rather
+                // than on the first move's clock.
+                self.s.ensure_hash();
+                self.s.out.line("readyok")
+            }
             "ucinewgame" => {
                 self.abort_search();
                 self.s.clear_hash();

@@ -182,6 +182,9 @@ impl Xboard {
     /// `ping N`: `pong N`, after the move when thinking, so the interface knows the
     /// move came first.
     fn ping(&mut self, rest: &str) {
+        // Interfaces wait here before a game: make the hash table now rather than on
+        // the first move's clock.
+        self.s.ensure_hash();
         if self.mode == Mode::Thinking {
             self.pending_pongs.push(rest.to_string());
         } else {
