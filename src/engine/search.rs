@@ -11,14 +11,13 @@
 //!   deepest worker (the better score between equal depths).
 //! * `negamax` is a fail-soft PVS: game-end rules first (below), mate-distance
 //!   pruning, table cut-offs at non-PV nodes, then whole-node pruning at non-PV nodes
-//!   (razoring, reverse futility, null move with verification at high depth, ProbCut)
+//!   (razoring, reverse futility, null move with verification at high depth)
 //!   and internal iterative reduction when the table has no move. The moves come in
 //!   the order TT move, promotions and captures that do not lose material by static
 //!   exchange evaluation ([`crate::engine::see`]; victim value plus capture history),
 //!   two killers, the countermove, quiet moves by history plus continuation histories
-//!   (1, 2 and 4 plies back), and last the losing captures. The TT move may be
-//!   extended by the singular-extension test (with multi-cut and a negative
-//!   extension); checking moves are extended one ply; late quiet moves are reduced
+//!   (1, 2 and 4 plies back), and last the losing captures. Checking moves are
+//!   extended one ply; late quiet moves are reduced
 //!   (LMR by a precomputed table, adjusted for PV, improving and history) and
 //!   searched again at full depth if they surprise. Near the leaves of non-PV nodes,
 //!   quiet moves that give no check are pruned when they come late (late-move
@@ -285,10 +284,6 @@ struct Node {
     raw_eval: i32,
     /// The node is or was on a principal variation (PV node, or the table says so).
     tt_pv: bool,
-    /// What the table knew of the node.
-    tt: Option<Entry>,
-    /// The move left out of a singular-extension search of this node (else `NONE`).
-    excluded: Move,
 }
 
 /// What late-move pruning decides for a move.
@@ -297,14 +292,6 @@ enum Verdict {
     /// Skip it unless it gives check (known only once it is made).
     SkipUnlessCheck,
     Search,
-}
-
-/// What the singular-extension test says of the table's move.
-enum Singular {
-    /// Search it this many plies deeper (negative: shallower).
-    Extend(i32),
-    /// Another move also beats beta: the node fails high with this score.
-    Cut(i32),
 }
 
 /// A move of the move loop, as `search_move` needs it.
@@ -318,8 +305,6 @@ struct Tried {
     gives_check: bool,
     /// Its history score (0 for tactical moves), read before it was made.
     history: i32,
-    /// Plies added to (or taken from) its depth by the singular-extension test.
-    singular: i32,
     /// Its history slot.
     slot: usize,
 }
@@ -375,8 +360,6 @@ struct Worker<'a, B: BoardWidth> {
     root_skip: Vec<Move>,
     /// A root move raised alpha in the current iteration (its line is in `pv[0]`).
     root_improved: bool,
-    /// The move a singular-extension search leaves out at each ply (else `NONE`).
-    excluded: [Move; MAX_PLY + 2],
     /// The drop phase of a game with drops (null move off).
     drops: bool,
 }
@@ -444,7 +427,6 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             root_depth: 0,
             root_skip: sh.excluded.clone(),
             root_improved: false,
-            excluded: [Move::NONE; MAX_PLY + 2],
             drops,
         }
     }
@@ -816,10 +798,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
 
         let key = self.pos.key();
         let tt = self.sh.tt.probe(key);
-        let excluded = self.excluded[ply];
-        // A singular-extension search asks about the other moves: no table cut-off.
-        let cut = tt.filter(|_| excluded == Move::NONE);
-        if let Some(s) = cut.and_then(|e| tt_cutoff(&e, depth, alpha, beta, ply, pv_node)) {
+        if let Some(s) = tt.and_then(|e| tt_cutoff(&e, depth, alpha, beta, ply, pv_node)) {
             return s;
         }
         let in_check = self.pos.in_check();
@@ -839,19 +818,16 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             improving,
             raw_eval,
             tt_pv: pv_node || tt.is_some_and(|e| e.pv),
-            tt,
-            excluded,
         };
         let tt_move = tt.map_or(Move::NONE, |e| e.mv);
-        let plain = excluded == Move::NONE;
-        if plain && !pv_node && !in_check && ply > 0 && beta.abs() < MATE_BOUND {
+        if !pv_node && !in_check && ply > 0 && beta.abs() < MATE_BOUND {
             if let Some(s) = self.prune_node(&node, beta, allow_null) {
                 return s;
             }
         }
         // Internal iterative reduction: a node the table knows no move for is
         // searched a ply shallower (its next visit will have a move to try first).
-        if plain && depth >= 4 && tt_move == Move::NONE {
+        if depth >= 4 && tt_move == Move::NONE {
             node.depth -= 1;
         }
         self.search_moves(&node, alpha, beta, key, tt_move)
@@ -900,7 +876,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             return Some(static_eval);
         }
         if !(allow_null && depth >= 3 && static_eval >= beta && self.null_allowed()) {
-            return self.probcut(node, beta);
+            return None;
         }
         // The further above beta, the larger the reduction.
         let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
@@ -912,7 +888,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             return Some(0);
         }
         if score < beta {
-            return self.probcut(node, beta);
+            return None;
         }
         let score = if score >= MATE_BOUND { beta } else { score };
         if depth < 12 {
@@ -924,51 +900,6 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             return Some(0);
         }
         (verified >= beta).then_some(score)
-    }
-
-    /// ProbCut: a capture that wins enough by SEE and still beats a raised beta
-    /// (`beta + 200`) in quiescence and then in a search 4 plies shallower makes the
-    /// node fail high. Skipped when the table already says the node stays below.
-    fn probcut(&mut self, node: &Node, beta: i32) -> Option<i32> {
-        let (depth, ply) = (node.depth, node.ply);
-        let raised = beta + 200 - if node.improving { 50 } else { 0 };
-        let table_below = node
-            .tt
-            .is_some_and(|e| e.depth >= depth - 3 && from_tt(e.score, ply) < raised);
-        if depth < 5 || raised.abs() >= MATE_BOUND || table_below {
-            return None;
-        }
-        let mut list = MoveList::new();
-        self.pos.generate_pseudo(&mut list, true);
-        let needed = raised - node.static_eval;
-        for &m in list.as_slice() {
-            if !self.see_at_least(m, needed) || !self.pos.is_legal(m) {
-                continue;
-            }
-            self.moved[ply] = Some(self.move_slot(m));
-            self.pos.make(m);
-            let mut score = -self.qsearch(-raised, -raised + 1, ply + 1);
-            if score >= raised {
-                score = -self.negamax(-raised, -raised + 1, depth - 4, ply + 1, false, true);
-            }
-            self.pos.unmake(m);
-            if self.stopped {
-                return Some(0);
-            }
-            if score >= raised {
-                let entry = Entry {
-                    mv: m,
-                    score: to_tt(score, ply),
-                    eval: node.raw_eval,
-                    depth: depth - 3,
-                    bound: Bound::Lower,
-                    pv: node.tt_pv,
-                };
-                self.sh.tt.store(self.pos.key(), entry);
-                return Some(score);
-            }
-        }
-        None
     }
 
     /// The move loop of a node: generates and orders the legal moves, prunes late and
@@ -1002,18 +933,10 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         let keys = self.continuation_keys(ply);
         for i in 0..list.len() {
             let m = Self::pick(&mut list, &mut scores, i);
-            if (ply == 0 && self.root_skip.contains(&m)) || m == node.excluded {
+            if ply == 0 && self.root_skip.contains(&m) {
                 continue;
             }
-            let singular = if m == tt_move {
-                match self.singular_extension(node, m, beta) {
-                    Singular::Extend(e) => e,
-                    Singular::Cut(score) => return score,
-                }
-            } else {
-                0
-            };
-            let mut tried = self.tried(m, i, &keys, singular);
+            let mut tried = self.tried(m, i, &keys);
             let tactical = tried.tactical;
             let mut prune_if_quiet = false;
             if may_prune && best > -MATE_BOUND {
@@ -1068,12 +991,12 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         } else {
             Bound::Upper
         };
-        self.finish_node(node, key, best, best_move, bound, old_alpha)
+        self.finish_node(node, key, best, best_move, bound)
     }
 
     /// The `index`-th move `m` of a node's move loop, before it is made (not yet known
     /// to give check).
-    fn tried(&self, m: Move, index: usize, keys: &[Option<usize>; 3], singular: i32) -> Tried {
+    fn tried(&self, m: Move, index: usize, keys: &[Option<usize>; 3]) -> Tried {
         let tactical = self.is_tactical(m);
         let slot = self.move_slot(m);
         let history = if tactical {
@@ -1087,7 +1010,6 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             tactical,
             gives_check: false,
             history,
-            singular,
             slot,
         }
     }
@@ -1100,13 +1022,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         best: i32,
         best_move: Move,
         bound: Bound,
-        alpha: i32,
     ) -> i32 {
-        if node.excluded != Move::NONE {
-            // The value of the other moves only: nothing for the table. With no other
-            // move the excluded one is singular.
-            return if best == -INF { alpha } else { best };
-        }
         if node.ply == 0 && !self.root_skip.is_empty() {
             // Some root moves were left out: this is not the position's true value.
             return best;
@@ -1163,51 +1079,6 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         }
     }
 
-    /// The singular-extension test of the table's move `m` at `node`: when the table
-    /// says `m` reaches a score that no other move comes near (a reduced search of the
-    /// others, `m` left out, fails low below it), `m` is extended; when even the others
-    /// beat beta, the node is cut (multi-cut); when the table's score alone beats
-    /// beta, `m` is searched a ply shallower.
-    fn singular_extension(&mut self, node: &Node, m: Move, beta: i32) -> Singular {
-        let Some(e) = node.tt else {
-            return Singular::Extend(0);
-        };
-        let (depth, ply) = (node.depth, node.ply);
-        let usable = ply > 0
-            && depth >= 7
-            && node.excluded == Move::NONE
-            && e.depth >= depth - 3
-            && e.bound != Bound::Upper
-            && e.score.abs() < MATE_BOUND;
-        if !usable {
-            return Singular::Extend(0);
-        }
-        let tt_score = from_tt(e.score, ply);
-        let singular_beta = tt_score - 2 * depth;
-        self.excluded[ply] = m;
-        let score = self.negamax(
-            singular_beta - 1,
-            singular_beta,
-            (depth - 1) / 2,
-            ply,
-            false,
-            false,
-        );
-        self.excluded[ply] = Move::NONE;
-        if self.stopped {
-            return Singular::Extend(0);
-        }
-        if score < singular_beta {
-            Singular::Extend(1)
-        } else if singular_beta >= beta {
-            Singular::Cut(singular_beta)
-        } else if tt_score >= beta {
-            Singular::Extend(-1)
-        } else {
-            Singular::Extend(0)
-        }
-    }
-
     /// Searches the move `tried.m`, already made, as the `tried.index`-th move of
     /// `node`: the first move with the full window, the others with a null window
     /// (late quiet moves reduced), searched again at full depth and window when they
@@ -1219,16 +1090,10 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             tactical,
             gives_check,
             history,
-            singular,
             ..
         } = *tried;
         let (depth, ply, pv_node) = (node.depth, node.ply, node.pv_node);
-        let may_extend = (ply as i32) < 2 * self.root_depth;
-        let ext = match singular {
-            0 => i32::from(gives_check && may_extend),
-            e if e > 0 => i32::from(may_extend),
-            e => e,
-        };
+        let ext = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
         let new_depth = depth - 1 + ext;
         if index == 0 {
             return -self.negamax(-beta, -alpha, new_depth, ply + 1, pv_node, true);
