@@ -203,7 +203,7 @@ fn number(rng: &mut Rng) -> String {
 /// invalid (negative, fractional, past `u64`), never a large valid size, so that the fuzz
 /// does not allocate gigabytes.
 fn size_number(rng: &mut Rng) -> String {
-    [
+    rng.pick(&[
         "1",
         "2",
         "8",
@@ -215,13 +215,12 @@ fn size_number(rng: &mut Rng) -> String {
         "1.5",
         "99999999999999999999999",
         "-9223372036854775808",
-    ][rng.below(11)]
-    .to_string()
+    ])
 }
 
 /// An XBoard command with too few or too many arguments.
 fn xboard_wrong_arity(rng: &mut Rng) -> String {
-    [
+    rng.pick(&[
         "usermove",
         "usermove e2e4 e7e5",
         "level",
@@ -259,13 +258,12 @@ fn xboard_wrong_arity(rng: &mut Rng) -> String {
         "? ?",
         "undo 5",
         "analyze now",
-    ][rng.below(37)]
-    .to_string()
+    ])
 }
 
 /// A UCI command with too few or too many arguments.
 fn uci_wrong_arity(rng: &mut Rng) -> String {
-    [
+    rng.pick(&[
         "position",
         "position startpos e2e4",
         "position fen",
@@ -295,17 +293,15 @@ fn uci_wrong_arity(rng: &mut Rng) -> String {
         "ucinewgame 1",
         "ponderhit 1",
         "uci uci",
-    ][rng.below(29)]
-    .to_string()
+    ])
 }
 
 /// A line of XBoard's search controls with short limits, so the searches that the other
 /// lines start end soon.
 fn xboard_short_limit(rng: &mut Rng) -> String {
-    [
+    rng.pick(&[
         "st 0.01", "st 0.02", "st 0.05", "sd 1", "sd 2", "sd 3", "time 5", "time 20", "otim 5",
-    ][rng.below(9)]
-    .to_string()
+    ])
 }
 
 /// One XBoard line (never `quit`).

@@ -32,6 +32,11 @@ impl Rng {
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
     }
+
+    /// One of `items`, drawn uniformly (as `items[self.below(items.len())]`).
+    pub fn pick(&mut self, items: &[&str]) -> String {
+        items[self.below(items.len())].to_string()
+    }
 }
 
 /// Path of a file under `engine-tests/`.
