@@ -1,9 +1,8 @@
-//! The engine on top of the rules core: evaluation (`eval`, with its tables in
-//! `eval_tables`), static exchange evaluation, the search's move statistics (`history`), the search with its transposition table
+//! The engine on top of the rules core: evaluation (`eval`, with its tables,
+//! parameter layout and pawn cache), static exchange evaluation, the search's move statistics (`history`), the search with its transposition table
 //! and time management.
 
 pub mod eval;
-pub mod eval_tables;
 pub mod history;
 pub mod search;
 pub mod see;

@@ -54,6 +54,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+use crate::engine::eval::pawns::PawnCache;
 use crate::engine::eval::Eval;
 use crate::engine::history::{slot, Histories, HistoryBank};
 use crate::engine::time::{Clock, Limits};
@@ -362,6 +363,9 @@ struct Worker<'a, B: BoardWidth> {
     root_improved: bool,
     /// The drop phase of a game with drops (null move off).
     drops: bool,
+    /// Pawn-structure terms of the formations met (a cell: the evaluation is called
+    /// from `&self` methods).
+    pawns: std::cell::RefCell<PawnCache<B>>,
 }
 
 /// The table's score when it may end the search of a node at `depth` (enough depth,
@@ -428,6 +432,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             root_skip: sh.excluded.clone(),
             root_improved: false,
             drops,
+            pawns: std::cell::RefCell::new(PawnCache::new()),
         }
     }
 
@@ -651,7 +656,10 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             return s;
         }
         if ply >= MAX_PLY {
-            return self.sh.eval.evaluate(&self.pos);
+            return self
+                .sh
+                .eval
+                .evaluate_cached(&self.pos, &mut self.pawns.borrow_mut());
         }
         let key = self.pos.key();
         let tt = self.sh.tt.probe(key);
@@ -839,7 +847,10 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
     fn static_eval(&self, tt: Option<&Entry>, ply: usize) -> (i32, i32) {
         let raw = match tt {
             Some(e) if e.eval != NO_EVAL => e.eval,
-            _ => self.sh.eval.evaluate(&self.pos),
+            _ => self
+                .sh
+                .eval
+                .evaluate_cached(&self.pos, &mut self.pawns.borrow_mut()),
         };
         let refined = match tt {
             Some(e) if e.score.abs() < MATE_BOUND => {

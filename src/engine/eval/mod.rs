@@ -1,0 +1,952 @@
+//! Static evaluation, tapered between middlegame and endgame by the game phase: material
+//! and piece-square tables, mobility tables, threats (pieces attacked by pawns or by
+//! lesser pieces, hanging pieces), king danger from the pressure on the king's
+//! neighbourhood and from safe checks, pawn structure with passed pawns (each variant's
+//! own promotion rank), pairs of pieces on both colours, pieces in hand and pools, a
+//! mop-up term for driving a bare king and a scaling of drawish endgames. Every number
+//! comes from the variant's table file ([`tables`]), read into one flat vector
+//! ([`params`]). Scores are centipawns from the point of view of the side to move.
+//!
+//! The terms are written once, against a [`Collector`]: the search's collector sums
+//! the scores ([`Eval::evaluate`]); the tuner's records which parameters a position
+//! uses and how often ([`Eval::trace`]), which makes the evaluation a linear function of
+//! the parameters that `sako tune` can fit exactly.
+
+pub mod params;
+pub mod pawns;
+pub mod tables;
+
+use std::path::Path;
+
+use crate::engine::eval::params::{Layout, KING_DANGER_UNITS};
+use crate::engine::eval::pawns::PawnCache;
+use crate::engine::eval::tables::{EvalTables, Pair, Scales, Term};
+use crate::rules::compile::{BoardWidth, PieceType, Rules, MAX_TYPES};
+use crate::rules::geometry::{Square, MAX_SQUARES, NO_SQUARE};
+use crate::rules::position::{Color, Position};
+use crate::rules::variant::{all_variants, variant_id, BareKingRule, VariantDef};
+
+/// Evaluation parameters compiled for one variant.
+#[derive(Clone, Debug)]
+pub struct Eval {
+    /// Variant name these parameters belong to.
+    pub variant: &'static str,
+    /// Where the tables came from.
+    pub source: String,
+    /// Where each parameter sits in `params`.
+    layout: Layout,
+    /// Every parameter (see [`params`]).
+    params: Vec<Pair>,
+    /// Value plus piece-square bonus, per colour, indexed `type * MAX_SQUARES + square`.
+    psq: [Vec<Pair>; 2],
+    /// Middlegame values, for move ordering (the king counts as very large).
+    order_value: Vec<i32>,
+    phase_weight: Vec<i32>,
+    phase_total: i32,
+    /// The piece types of the `pair` bonuses, in the layout's order.
+    pair_types: Vec<PieceType>,
+    /// Per type: the piece types of lower value (not pawn or king) whose attacks on it
+    /// are threats.
+    lesser: Vec<Vec<PieceType>>,
+    scales: Scales,
+    /// Pieces in hand count as material (drops, gating); not Great Shatranj's pool.
+    hand_is_material: bool,
+    /// Pawns promote only to pieces from a pool of captured ones.
+    pool_promotion: bool,
+    /// A bare king is not already a finished game (no bare-king rule).
+    mop_up: bool,
+    /// A bare king loses (so a drawish-looking lead against one is a win).
+    bare_king_loses: bool,
+    /// 0-based promotion rank per colour.
+    promo_rank: [usize; 2],
+    files: usize,
+    ranks: usize,
+    /// Manhattan distance to the board centre, doubled.
+    centre_distance: Vec<i32>,
+    king: PieceType,
+    pawn: Option<PieceType>,
+}
+
+/// Which parameters an evaluation used, from White's point of view: the input of
+/// `sako tune`. The evaluation is `sum(coefficient * (mg * mg_weight + eg * eg_weight))`
+/// over the features, up to the rounding of the integer arithmetic.
+#[derive(Clone, Debug, Default)]
+pub struct Trace {
+    /// (parameter index, coefficient), each index once, sorted by index.
+    pub features: Vec<(u32, f32)>,
+    /// The middlegame share of the phase (0..1).
+    pub mg_weight: f32,
+    /// The endgame share of the phase times the endgame scaling (0..1).
+    pub eg_weight: f32,
+    /// The evaluation itself for White.
+    pub white_score: i32,
+}
+
+fn mirror(def: &VariantDef, sq: Square) -> Square {
+    let g = def.geometry;
+    g.square(g.file(sq), g.ranks - 1 - g.rank(sq))
+}
+
+impl Eval {
+    /// Compiles parsed tables for their variant.
+    pub fn new(tables: &EvalTables) -> Eval {
+        let layout = Layout::of(tables);
+        let params = layout.flatten(tables);
+        Eval::from_params(tables, layout, params)
+    }
+
+    /// The evaluation of `tables`' variant with the parameter vector `params` (laid out
+    /// by `layout`) instead of the tables' own numbers; `tables` gives the phase weights
+    /// and the settings.
+    pub fn from_params(tables: &EvalTables, layout: Layout, params: Vec<Pair>) -> Eval {
+        let id = variant_id(tables.variant).unwrap_or(0);
+        let def = &all_variants()[id];
+        let types = def.pieces.len();
+        let n = def.geometry.squares();
+        let king = def.pieces.iter().position(|p| p.royal).unwrap_or(0);
+        let pawn = def.pieces.iter().position(|p| p.pawn);
+        let mut psq = [
+            vec![Pair::default(); MAX_TYPES_SQ],
+            vec![Pair::default(); MAX_TYPES_SQ],
+        ];
+        for t in 0..types {
+            let value = params[layout.value + t];
+            for sq in 0..n {
+                let bonus = params[layout.pst + t * n + sq];
+                let v = Pair::new(value.mg + bonus.mg, value.eg + bonus.eg);
+                psq[Color::White][t * MAX_SQUARES + sq] = v;
+                psq[Color::Black][t * MAX_SQUARES + mirror(def, sq)] = v;
+            }
+        }
+        let value_mg = |t: usize| params[layout.value + t].mg;
+        let order_value = (0..types)
+            .map(|t| {
+                if t == king {
+                    20_000
+                } else {
+                    value_mg(t).max(1)
+                }
+            })
+            .collect();
+        let lesser = (0..types)
+            .map(|u| {
+                (0..types)
+                    .filter(|&t| t != king && Some(t) != pawn && value_mg(t) < value_mg(u))
+                    .collect()
+            })
+            .collect();
+        let phase_weight: Vec<i32> = tables.pieces.iter().map(|p| p.phase).collect();
+        let g = def.geometry;
+        let centre_distance = (0..MAX_SQUARES)
+            .map(|sq| {
+                if sq >= n {
+                    return 0;
+                }
+                let f = g.file(sq) as i32;
+                let r = g.rank(sq) as i32;
+                ((2 * f - (g.files as i32 - 1)).abs() + (2 * r - (g.ranks as i32 - 1)).abs()) / 2
+            })
+            .collect();
+        let promo = def.promotion.rank - 1;
+        Eval {
+            variant: def.name,
+            source: tables.source.clone(),
+            params,
+            psq,
+            order_value,
+            phase_total: start_phase(def, &phase_weight),
+            phase_weight,
+            pair_types: tables.pairs.iter().map(|&(t, _)| t).collect(),
+            lesser,
+            scales: tables.scales,
+            hand_is_material: def.drops.is_some() || def.gating.is_some(),
+            pool_promotion: def.promotion.choices.is_empty() && !def.promotion.from_pool.is_empty(),
+            mop_up: def.end.bare_king == BareKingRule::None,
+            bare_king_loses: def.end.bare_king == BareKingRule::ShatranjWin,
+            promo_rank: [promo, g.ranks - 1 - promo],
+            files: g.files,
+            ranks: g.ranks,
+            centre_distance,
+            king,
+            pawn,
+            layout,
+        }
+    }
+
+    /// The evaluation of `def`'s variant from `DIR/<variant>.txt` if `dir` is given and
+    /// the file exists there, else from the built-in tables.
+    pub fn load(def: &'static VariantDef, dir: Option<&Path>) -> Result<Eval, String> {
+        Ok(Eval::new(&EvalTables::load(def, dir)?))
+    }
+
+    /// The built-in evaluation of the variant named `variant`.
+    pub fn embedded(variant: &str) -> Result<Eval, String> {
+        let id = variant_id(variant).ok_or_else(|| format!("unknown variant '{variant}'"))?;
+        Eval::load(&all_variants()[id], None)
+    }
+
+    /// Where each parameter sits in the vector.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// The parameter vector.
+    pub fn params(&self) -> &[Pair] {
+        &self.params
+    }
+
+    /// The piece types of the `pair` bonuses (to name them: [`Layout::name`]).
+    pub fn pair_types(&self) -> &[PieceType] {
+        &self.pair_types
+    }
+
+    /// A piece type's middlegame value for move ordering (the king: 20000).
+    #[inline(always)]
+    pub fn order_value(&self, t: PieceType) -> i32 {
+        self.order_value[t]
+    }
+
+    /// A piece type's material value.
+    pub fn value(&self, t: PieceType) -> Pair {
+        self.params[self.layout.value + t]
+    }
+
+    /// Non-pawn, non-king material of colour `c` on the board, middlegame values.
+    pub fn piece_material<B: BoardWidth>(&self, pos: &Position<B>, c: Color) -> i32 {
+        let r = pos.rules;
+        let mut m = 0;
+        for t in 0..r.types {
+            if t != self.king && Some(t) != self.pawn {
+                m += pos.pieces(c, t).count() as i32 * self.value(t).mg;
+            }
+        }
+        m
+    }
+
+    /// The static evaluation of `pos` for the side to move, in centipawns.
+    pub fn evaluate<B: BoardWidth>(&self, pos: &Position<B>) -> i32 {
+        let mut s = Sums::default();
+        self.collect(pos, &mut s, |s| self.pawn_structure(pos, s));
+        self.finish(pos, &s)
+    }
+
+    /// [`Eval::evaluate`] with the pawn-structure terms looked up in (or added to) a
+    /// search thread's `cache`.
+    pub fn evaluate_cached<B: BoardWidth>(
+        &self,
+        pos: &Position<B>,
+        cache: &mut PawnCache<B>,
+    ) -> i32 {
+        let mut s = Sums::default();
+        self.collect(pos, &mut s, |s| {
+            let entry = cache.probe(pos, self.pawn, |sums: &mut Sums| {
+                self.pawn_structure(pos, sums)
+            });
+            s.mg[Color::White] += entry.score.mg;
+            s.eg[Color::White] += entry.score.eg;
+            entry.passed
+        });
+        self.finish(pos, &s)
+    }
+
+    /// The parameters `pos`'s evaluation uses, for tuning (see [`Trace`]).
+    pub fn trace<B: BoardWidth>(&self, pos: &Position<B>) -> Trace {
+        let mut s = Sums::default();
+        self.collect(pos, &mut s, |s| self.pawn_structure(pos, s));
+        let mut t = TraceSums::new(self);
+        self.collect(pos, &mut t, |t| self.pawn_structure(pos, t));
+        let mut features = t.features;
+        features.sort_unstable_by_key(|f| f.0);
+        let mut merged: Vec<(u32, f32)> = Vec::with_capacity(features.len());
+        for (i, c) in features {
+            match merged.last_mut() {
+                Some(last) if last.0 == i => last.1 += c,
+                _ => merged.push((i, c)),
+            }
+        }
+        merged.retain(|f| f.1 != 0.0);
+        let total = self.phase_total as f32;
+        let ph = self.phase(pos) as f32;
+        let factor = self.scale_factor(pos, s.eg[Color::White] - s.eg[Color::Black]) as f32;
+        let white = self.finish(pos, &s);
+        Trace {
+            features: merged,
+            mg_weight: ph / total,
+            eg_weight: (total - ph) / total * factor / 64.0,
+            white_score: if pos.side() == Color::White {
+                white
+            } else {
+                -white
+            },
+        }
+    }
+
+    /// Blends the sums by the phase and the endgame scaling; the result is for the side
+    /// to move.
+    fn finish<B: BoardWidth>(&self, pos: &Position<B>, s: &Sums) -> i32 {
+        let total = self.phase_total;
+        let ph = self.phase(pos);
+        let m = s.mg[Color::White] - s.mg[Color::Black];
+        let mut e = s.eg[Color::White] - s.eg[Color::Black];
+        e = e * self.scale_factor(pos, e) / 64;
+        let score = (m * ph + e * (total - ph)) / total;
+        if pos.side() == Color::White {
+            score
+        } else {
+            -score
+        }
+    }
+
+    /// The game phase of `pos`: the phase weights of the pieces on the board and in
+    /// hand, at most the start position's.
+    fn phase<B: BoardWidth>(&self, pos: &Position<B>) -> i32 {
+        let r = pos.rules;
+        let mut ph = 0;
+        for t in 0..r.types {
+            let w = self.phase_weight[t];
+            if w != 0 {
+                let hand = if self.hand_is_material {
+                    pos.in_hand(Color::White, t) as i32 + pos.in_hand(Color::Black, t) as i32
+                } else {
+                    0
+                };
+                ph += w * (pos.pieces_of_type(t).count() as i32 + hand);
+            }
+        }
+        ph.clamp(0, self.phase_total)
+    }
+
+    /// The endgame scaling in 64ths: `drawish_factor` when the side ahead (by the
+    /// endgame sum `eg`, White minus Black) has no pawns and less than `drawish_margin`
+    /// more material, else 64.
+    fn scale_factor<B: BoardWidth>(&self, pos: &Position<B>, eg: i32) -> i32 {
+        if self.scales.drawish_margin <= 0 || eg == 0 {
+            return 64;
+        }
+        let strong = if eg > 0 { Color::White } else { Color::Black };
+        let weak = strong.flip();
+        if self.pawn.is_some_and(|p| pos.pieces(strong, p).any()) {
+            return 64;
+        }
+        if self.bare_king_loses && pos.is_bare(weak, true) {
+            return 64;
+        }
+        let material = |c: Color| -> i32 {
+            (0..pos.rules.types)
+                .filter(|&t| t != self.king)
+                .map(|t| {
+                    let hand = if self.hand_is_material {
+                        pos.in_hand(c, t) as i32
+                    } else {
+                        0
+                    };
+                    (pos.pieces(c, t).count() as i32 + hand) * self.value(t).eg
+                })
+                .sum()
+        };
+        if material(strong) - material(weak) < self.scales.drawish_margin {
+            self.scales.drawish_factor
+        } else {
+            64
+        }
+    }
+}
+
+/// The phase weight of `def`'s start position (board and hands), at least 1.
+fn start_phase(def: &VariantDef, weights: &[i32]) -> i32 {
+    let board_and_hand = def.start_fen.split_whitespace().next().unwrap_or("");
+    let mut total = 0;
+    for c in board_and_hand.chars().filter(|c| c.is_ascii_alphabetic()) {
+        if let Some(t) = def
+            .pieces
+            .iter()
+            .position(|p| p.letter == c.to_ascii_uppercase())
+        {
+            total += weights[t];
+        }
+    }
+    total.max(1)
+}
+
+/// Where the terms of one evaluation go: summed ([`Sums`]) or recorded ([`TraceSums`]).
+pub trait Collector {
+    /// Piece `t` of colour `c` stands on `sq`: its value and square bonus.
+    fn piece(&mut self, ev: &Eval, c: Color, t: PieceType, sq: Square);
+    /// Parameter `p` counts `n` times for colour `c`.
+    fn add(&mut self, ev: &Eval, c: Color, p: usize, n: i32);
+    /// Parameter `p` counts `num / den` times for colour `c`.
+    fn add_ratio(&mut self, ev: &Eval, c: Color, p: usize, num: i32, den: i32);
+}
+
+/// The running sums of one evaluation, per colour.
+#[derive(Default)]
+pub struct Sums {
+    /// Middlegame score.
+    pub mg: [i32; 2],
+    /// Endgame score.
+    pub eg: [i32; 2],
+}
+
+impl Collector for Sums {
+    #[inline(always)]
+    fn piece(&mut self, ev: &Eval, c: Color, t: PieceType, sq: Square) {
+        let v = ev.psq[c][t * MAX_SQUARES + sq];
+        self.mg[c] += v.mg;
+        self.eg[c] += v.eg;
+    }
+    #[inline(always)]
+    fn add(&mut self, ev: &Eval, c: Color, p: usize, n: i32) {
+        let v = ev.params[p];
+        self.mg[c] += v.mg * n;
+        self.eg[c] += v.eg * n;
+    }
+    #[inline(always)]
+    fn add_ratio(&mut self, ev: &Eval, c: Color, p: usize, num: i32, den: i32) {
+        let v = ev.params[p];
+        self.mg[c] += v.mg * num / den;
+        self.eg[c] += v.eg * num / den;
+    }
+}
+
+/// The features of one evaluation, White positive (see [`Trace`]).
+struct TraceSums {
+    features: Vec<(u32, f32)>,
+    /// The variant's board, to turn Black's squares into White's.
+    def: &'static VariantDef,
+}
+
+impl TraceSums {
+    fn new(ev: &Eval) -> TraceSums {
+        let id = variant_id(ev.variant).unwrap_or(0);
+        TraceSums {
+            features: Vec::with_capacity(128),
+            def: &all_variants()[id],
+        }
+    }
+    fn push(&mut self, c: Color, p: usize, n: f32) {
+        let sign = if c == Color::White { 1.0 } else { -1.0 };
+        self.features.push((p as u32, sign * n));
+    }
+}
+
+impl Collector for TraceSums {
+    fn piece(&mut self, ev: &Eval, c: Color, t: PieceType, sq: Square) {
+        let white_sq = if c == Color::White {
+            sq
+        } else {
+            mirror(self.def, sq)
+        };
+        let l = &ev.layout;
+        self.push(c, l.value + t, 1.0);
+        self.push(c, l.pst + t * l.squares + white_sq, 1.0);
+    }
+    fn add(&mut self, _: &Eval, c: Color, p: usize, n: i32) {
+        self.push(c, p, n as f32);
+    }
+    fn add_ratio(&mut self, _: &Eval, c: Color, p: usize, num: i32, den: i32) {
+        self.push(c, p, num as f32 / den as f32);
+    }
+}
+
+/// What the pieces attack, per colour, and the pressure on each king.
+struct AttackMaps<B> {
+    /// Squares attacked by each piece type (pawns: their captures).
+    by_type: [[B; MAX_TYPES]; 2],
+    /// Squares attacked by the colour.
+    all: [B; 2],
+    /// Units of enemy pressure on the colour's king zone.
+    pressure: [i32; 2],
+    /// Enemy pieces that attack the colour's king zone.
+    attackers: [i32; 2],
+}
+
+impl Eval {
+    /// Every term of `pos` into `s`; `pawns` adds the pawn-structure terms and returns
+    /// the passed pawns per colour.
+    #[inline(always)]
+    fn collect<B: BoardWidth, C: Collector>(
+        &self,
+        pos: &Position<B>,
+        s: &mut C,
+        pawns: impl FnOnce(&mut C) -> [B; 2],
+    ) {
+        let king_sq = Color::ALL.map(|c| pos.king_square(c));
+        let mut a = AttackMaps {
+            by_type: [[B::EMPTY; MAX_TYPES]; 2],
+            all: [B::EMPTY; 2],
+            pressure: [0; 2],
+            attackers: [0; 2],
+        };
+        if let Some(p) = self.pawn {
+            for c in Color::iter() {
+                a.by_type[c][p] = pawn_attacks(pos, c, p);
+            }
+        }
+        for c in Color::iter() {
+            self.board_terms(pos, c, &king_sq, &mut a, s);
+        }
+        for c in Color::iter() {
+            a.all[c] = a.by_type[c].iter().fold(B::EMPTY, |x, &y| x | y);
+        }
+        for c in Color::iter() {
+            self.threat_terms(pos, c, &a, s);
+            self.king_danger_terms(pos, c, king_sq[c.flip()], &a, s);
+            self.pair_terms(pos, c, s);
+            if self.hand_is_material && !pos.hand_is_empty(c) {
+                self.hand_terms(pos, c, king_sq[c], s);
+            }
+        }
+        let passed = pawns(s);
+        if let Some(p) = self.pawn {
+            self.passed_terms(pos, &passed, &king_sq, s);
+            self.shelter_terms(pos, p, &king_sq, s);
+        }
+        if self.mop_up {
+            self.mop_up_terms(pos, &king_sq, s);
+        }
+        s.add(self, pos.side(), self.layout.term(Term::Tempo), 1);
+    }
+
+    /// Colour `c`'s pieces on the board: value and square, mobility, what they attack
+    /// and the pressure they put on the enemy king's zone.
+    #[inline(always)]
+    fn board_terms<B: BoardWidth, C: Collector>(
+        &self,
+        pos: &Position<B>,
+        c: Color,
+        king_sq: &[Square; 2],
+        a: &mut AttackMaps<B>,
+        s: &mut C,
+    ) {
+        let r = pos.rules;
+        let occ = pos.occupied();
+        let them = c.flip();
+        let zone = if king_sq[them] == NO_SQUARE {
+            B::EMPTY
+        } else {
+            r.neighbours[king_sq[them]]
+        };
+        let area = !pos.pieces_of_color(c);
+        for t in 0..r.types {
+            let set = pos.pieces(c, t);
+            if set.is_empty() {
+                continue;
+            }
+            let (mob, mob_len) = self.layout.mobility[t];
+            let piece = t != self.king && Some(t) != self.pawn;
+            for sq in set.squares() {
+                s.piece(self, c, t, sq);
+                if Some(t) == self.pawn {
+                    continue;
+                }
+                let att = attacks(r, c, t, sq, occ);
+                a.by_type[c][t] |= att;
+                if !piece {
+                    continue;
+                }
+                if mob_len > 0 {
+                    let n = ((att & area).count() as usize).min(mob_len - 1);
+                    s.add(self, c, mob + n, 1);
+                }
+                let hits = (att & zone).count() as i32;
+                if hits > 0 {
+                    a.pressure[them] += hits;
+                    a.attackers[them] += 1;
+                }
+            }
+        }
+    }
+
+    /// Colour `c`'s threats: enemy pieces its pawns or lesser pieces attack, and enemy
+    /// units it attacks that nothing defends.
+    #[inline(always)]
+    fn threat_terms<B: BoardWidth, C: Collector>(
+        &self,
+        pos: &Position<B>,
+        c: Color,
+        a: &AttackMaps<B>,
+        s: &mut C,
+    ) {
+        let them = c.flip();
+        let mut by_pawn = 0;
+        let mut by_lesser = 0;
+        for u in 0..pos.rules.types {
+            if u == self.king || Some(u) == self.pawn {
+                continue;
+            }
+            let victims = pos.pieces(them, u);
+            if victims.is_empty() {
+                continue;
+            }
+            if let Some(p) = self.pawn {
+                by_pawn += (victims & a.by_type[c][p]).count() as i32;
+            }
+            let lesser = self.lesser[u]
+                .iter()
+                .fold(B::EMPTY, |x, &t| x | a.by_type[c][t]);
+            by_lesser += (victims & lesser).count() as i32;
+        }
+        let targets = pos.pieces_of_color(them) & !pos.pieces(them, self.king);
+        let hanging = (targets & a.all[c] & !a.all[them]).count() as i32;
+        let l = &self.layout;
+        s.add(self, c, l.term(Term::ThreatByPawn), by_pawn);
+        s.add(self, c, l.term(Term::ThreatByLesser), by_lesser);
+        s.add(self, c, l.term(Term::Hanging), hanging);
+    }
+
+    /// Colour `c`'s attack on the enemy king on `k`: the danger table by the pressure
+    /// on its zone (for the king's side) and the safe checks `c` could give.
+    #[inline(always)]
+    fn king_danger_terms<B: BoardWidth, C: Collector>(
+        &self,
+        pos: &Position<B>,
+        c: Color,
+        k: Square,
+        a: &AttackMaps<B>,
+        s: &mut C,
+    ) {
+        let them = c.flip();
+        let (units, attackers) = (a.pressure[them], a.attackers[them]);
+        if attackers >= 2 || (attackers == 1 && units >= 3) {
+            let u = (units as usize).min(KING_DANGER_UNITS - 1);
+            s.add(self, them, self.layout.king_danger + u, 1);
+        }
+        if k == NO_SQUARE {
+            return;
+        }
+        let r = pos.rules;
+        let occ = pos.occupied();
+        let safe = !a.all[them] & !pos.pieces_of_color(c);
+        for t in 0..r.types {
+            if t == self.king || Some(t) == self.pawn || pos.pieces(c, t).is_empty() {
+                continue;
+            }
+            // Where a `c` piece of type t would attack k: the moves of the other
+            // colour's piece from k (exact for pieces that move alike both ways).
+            let from = attacks(r, them, t, k, occ);
+            let n = (from & a.by_type[c][t] & safe).count() as i32;
+            if n > 0 {
+                s.add(self, c, self.layout.safe_check + t, n);
+            }
+        }
+    }
+
+    /// Colour `c`'s `pair` bonuses: pieces on both square colours (a piece in hand can
+    /// still be dropped on the missing colour).
+    #[inline(always)]
+    fn pair_terms<B: BoardWidth, C: Collector>(&self, pos: &Position<B>, c: Color, s: &mut C) {
+        let r = pos.rules;
+        for (k, &t) in self.pair_types.iter().enumerate() {
+            let set = pos.pieces(c, t);
+            let in_hand = if self.hand_is_material {
+                pos.in_hand(c, t) as u32
+            } else {
+                0
+            };
+            let dark = (set & r.dark).any();
+            let light = (set & !r.dark).any();
+            if (dark && light) || (in_hand > 0 && set.count() + in_hand >= 2) {
+                s.add(self, c, self.layout.pair + k, 1);
+            }
+        }
+    }
+
+    /// Colour `c`'s pieces in hand (value and `hand_piece`) and the cover of its king
+    /// `k` while it still deploys.
+    #[inline(always)]
+    fn hand_terms<B: BoardWidth, C: Collector>(
+        &self,
+        pos: &Position<B>,
+        c: Color,
+        k: Square,
+        s: &mut C,
+    ) {
+        let r = pos.rules;
+        let l = &self.layout;
+        for t in 0..r.types {
+            let n = pos.in_hand(c, t) as i32;
+            if n > 0 {
+                s.add(self, c, l.value + t, n);
+                s.add(self, c, l.term(Term::HandPiece), n);
+            }
+        }
+        if k != NO_SQUARE {
+            let cover = (r.neighbours[k] & pos.pieces_of_color(c)).count() as i32;
+            s.add(self, c, l.term(Term::DeployKingCover), cover);
+        }
+    }
+
+    /// What the passed pawns' surroundings add: a free square in front, the kings'
+    /// distances to it, an empty pool to promote from.
+    fn passed_terms<B: BoardWidth, C: Collector>(
+        &self,
+        pos: &Position<B>,
+        passed: &[B; 2],
+        king_sq: &[Square; 2],
+        s: &mut C,
+    ) {
+        let g = pos.rules.geo;
+        let occ = pos.occupied();
+        let l = &self.layout;
+        let longest = l.passed_len as i32;
+        for c in Color::iter() {
+            if passed[c].is_empty() {
+                continue;
+            }
+            let them = c.flip();
+            let dir: i32 = if c == Color::White { 1 } else { -1 };
+            let pool_empty =
+                self.pool_promotion && (0..pos.rules.types).all(|t| pos.in_hand(c, t) == 0);
+            for sq in passed[c].squares() {
+                let dist = (self.promo_rank[c] as i32 - g.rank(sq) as i32).abs();
+                let advance = (longest - dist + 1).max(0);
+                if pool_empty {
+                    s.add(self, c, l.term(Term::PassedNoPool), advance);
+                }
+                let Some(stop) = g.offset(sq, 0, dir) else {
+                    continue;
+                };
+                if !occ.has(stop) {
+                    s.add(self, c, l.term(Term::PassedFree), advance);
+                }
+                if king_sq[c] != NO_SQUARE && king_sq[them] != NO_SQUARE {
+                    let d = distance(g, king_sq[them], stop) - distance(g, king_sq[c], stop);
+                    s.add(self, c, l.term(Term::PassedKingDistance), advance * d);
+                }
+            }
+        }
+    }
+
+    /// Own pawns on the three squares in front of each king (half for two ranks in
+    /// front).
+    fn shelter_terms<B: BoardWidth, C: Collector>(
+        &self,
+        pos: &Position<B>,
+        p: PieceType,
+        king_sq: &[Square; 2],
+        s: &mut C,
+    ) {
+        let g = pos.rules.geo;
+        for c in Color::iter() {
+            let k = king_sq[c];
+            if k == NO_SQUARE {
+                continue;
+            }
+            let pawns = pos.pieces(c, p);
+            let dir: i32 = if c == Color::White { 1 } else { -1 };
+            let mut units = 0;
+            for df in -1..=1 {
+                for (step, w) in [(1, 2), (2, 1)] {
+                    if g.offset(k, df, dir * step).is_some_and(|s| pawns.has(s)) {
+                        units += w;
+                    }
+                }
+            }
+            s.add_ratio(self, c, self.layout.term(Term::KingShelter), units, 2);
+        }
+    }
+
+    /// The pawn-only terms (doubled, isolated, backward, connected, passed by
+    /// distance); returns the passed pawns per colour. Cached per thread by
+    /// [`PawnCache`].
+    pub fn pawn_structure<B: BoardWidth, C: Collector>(
+        &self,
+        pos: &Position<B>,
+        s: &mut C,
+    ) -> [B; 2] {
+        let mut passed = [B::EMPTY; 2];
+        let Some(p) = self.pawn else {
+            return passed;
+        };
+        let r = pos.rules;
+        let g = r.geo;
+        let files = self.files;
+        // Per colour and file: pawn count, lowest and highest rank.
+        let mut count = [[0u8; 10]; 2];
+        let mut low = [[u8::MAX; 10]; 2];
+        let mut high = [[0u8; 10]; 2];
+        let pawns = Color::ALL.map(|c| pos.pieces(c, p));
+        let pawn_att = Color::ALL.map(|c| pawn_attacks(pos, c, p));
+        for c in Color::iter() {
+            for sq in pawns[c].squares() {
+                let (f, rk) = (sq % files, (sq / files) as u8);
+                count[c][f] += 1;
+                low[c][f] = low[c][f].min(rk);
+                high[c][f] = high[c][f].max(rk);
+            }
+        }
+        let l = &self.layout;
+        let longest = l.passed_len as i32;
+        for c in Color::iter() {
+            let them = c.flip();
+            let white = c == Color::White;
+            let dir: i32 = if white { 1 } else { -1 };
+            // Is rank `a` ahead of rank `b` for colour c?
+            let ahead = |a: i32, b: i32| if white { a > b } else { a < b };
+            let (mut doubled, mut isolated, mut backward, mut connected) = (0, 0, 0, 0);
+            for sq in pawns[c].squares() {
+                let f = sq % files;
+                let rk = (sq / files) as i32;
+                let (lo, hi) = (f.saturating_sub(1), (f + 1).min(files - 1));
+                let front_own = if white {
+                    high[c][f] as i32
+                } else {
+                    low[c][f] as i32
+                };
+                let doubled_here = ahead(front_own, rk);
+                doubled += doubled_here as i32;
+                let beside = |ff: usize| ff != f && count[c][ff] > 0;
+                if !(lo..=hi).any(beside) {
+                    isolated += 1;
+                } else {
+                    // Backward: every neighbour is ahead, and an enemy pawn guards the
+                    // square in front.
+                    let behind_or_level = (lo..=hi).any(|ff| {
+                        let last = if white {
+                            low[c][ff] as i32
+                        } else {
+                            high[c][ff] as i32
+                        };
+                        beside(ff) && !ahead(last, rk)
+                    });
+                    let stop_guarded = g
+                        .offset(sq, 0, dir)
+                        .is_some_and(|st| pawn_att[them].has(st));
+                    if !behind_or_level && stop_guarded {
+                        backward += 1;
+                    }
+                }
+                let phalanx = [-1, 1]
+                    .iter()
+                    .any(|&df| g.offset(sq, df, 0).is_some_and(|n| pawns[c].has(n)));
+                if phalanx || pawn_att[c].has(sq) {
+                    connected += 1;
+                }
+                let is_passed = (lo..=hi).all(|ff| {
+                    count[them][ff] == 0 || {
+                        let last = if white { high[them][ff] } else { low[them][ff] } as i32;
+                        ahead(rk, last)
+                    }
+                });
+                if is_passed && !doubled_here {
+                    passed[c] |= B::square(sq);
+                    let dist = (self.promo_rank[c] as i32 - rk).abs();
+                    let d = (dist.clamp(1, longest) - 1) as usize;
+                    s.add(self, c, l.passed + d, 1);
+                }
+            }
+            s.add(self, c, l.term(Term::DoubledPawn), doubled);
+            s.add(self, c, l.term(Term::IsolatedPawn), isolated);
+            s.add(self, c, l.term(Term::BackwardPawn), backward);
+            s.add(self, c, l.term(Term::ConnectedPawn), connected);
+        }
+        passed
+    }
+
+    fn mop_up_terms<B: BoardWidth, C: Collector>(
+        &self,
+        pos: &Position<B>,
+        king_sq: &[Square; 2],
+        s: &mut C,
+    ) {
+        for weak in Color::iter() {
+            let strong = weak.flip();
+            if !pos.is_bare(weak, true) || pos.is_bare(strong, true) {
+                continue;
+            }
+            let (kw, ks) = (king_sq[weak], king_sq[strong]);
+            if kw == NO_SQUARE || ks == NO_SQUARE {
+                continue;
+            }
+            let close =
+                (self.files.max(self.ranks) as i32 - distance(pos.rules.geo, kw, ks)).max(0);
+            let term = self.layout.term(Term::MopUp);
+            s.add(self, strong, term, self.centre_distance[kw]);
+            s.add_ratio(self, strong, term, close, 5);
+        }
+    }
+}
+
+/// King steps between two squares.
+fn distance(g: crate::rules::geometry::Geometry, a: Square, b: Square) -> i32 {
+    (g.file(a) as i32 - g.file(b) as i32)
+        .abs()
+        .max((g.rank(a) as i32 - g.rank(b) as i32).abs())
+}
+
+/// Squares colour `c`'s pawns (type `p`) capture on.
+#[inline(always)]
+fn pawn_attacks<B: BoardWidth>(pos: &Position<B>, c: Color, p: PieceType) -> B {
+    let r = pos.rules;
+    pos.pieces(c, p)
+        .squares()
+        .fold(B::EMPTY, |a, sq| a | r.capture_leaps(c, p, sq))
+}
+
+const MAX_TYPES_SQ: usize = MAX_TYPES * MAX_SQUARES;
+
+/// Squares a piece of colour `c`, type `t` on `sq` moves to or attacks with occupancy
+/// `occ` (leaps, steps, open paths and slides; pawns' quiet steps included).
+#[inline(always)]
+pub fn attacks<B: BoardWidth>(r: &Rules<B>, c: Color, t: PieceType, sq: Square, occ: B) -> B {
+    let mut a = r.capture_leaps(c, t, sq) | r.quiet_leaps(c, t, sq);
+    let dirs = r.rider_dirs[t];
+    if dirs != 0 {
+        a |= r.slide(sq, occ, dirs);
+    }
+    for pm in r.path_moves(c, t, sq) {
+        if (pm.path & occ).is_empty() {
+            a |= B::square(pm.to);
+        }
+    }
+    a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::compile::BoardWidth;
+
+    fn eval_of(variant: &str, fen: &str) -> i32 {
+        let id = variant_id(variant).unwrap();
+        let ev = Eval::embedded(variant).unwrap();
+        if all_variants()[id].geometry.squares() <= 64 {
+            let pos = Position::<u64>::from_fen(u64::rules(id), fen).unwrap();
+            ev.evaluate(&pos)
+        } else {
+            let pos = Position::<u128>::from_fen(u128::rules(id), fen).unwrap();
+            ev.evaluate(&pos)
+        }
+    }
+
+    #[test]
+    fn start_positions_are_nearly_level() {
+        for def in all_variants() {
+            let e = eval_of(def.name, def.start_fen);
+            assert!(e.abs() < 60, "{}: {e}", def.name);
+        }
+    }
+
+    #[test]
+    fn evaluation_is_colour_symmetric() {
+        // The same position with colours swapped and the board mirrored scores the same
+        // for the side to move.
+        let a = eval_of(
+            "normal",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+        );
+        let b = eval_of(
+            "normal",
+            "rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 4",
+        );
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn extra_material_is_good() {
+        let e = eval_of("normal", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+        assert!(e > 700, "{e}");
+        let e = eval_of("normal", "4k3/8/8/8/8/8/8/3QK3 b - - 0 1");
+        assert!(e < -700, "{e}");
+    }
+}
