@@ -13,5 +13,7 @@ pub mod matches;
 pub mod protocol;
 /// The rules core: boards, pieces, the games as data, positions, legal moves, game end.
 pub mod rules;
+/// `sako tune`: fits a variant's evaluation table to training positions.
+pub mod tune;
 
 pub use game::Game;

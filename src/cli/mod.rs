@@ -140,6 +140,43 @@ enum Command {
         #[arg(long, default_value_t = 50)]
         margin: i32,
     },
+    /// Fit the numbers of a variant's evaluation table to training positions
+    /// (`sako datagen` lines) by logistic regression; prints the loss per epoch and
+    /// writes the tuned table (comments kept) to --out.
+    Tune {
+        /// Variant name (see `sako variants`).
+        #[arg(long, default_value = "normal")]
+        variant: String,
+        /// Data files of `FEN | score | result` lines.
+        #[arg(long, required = true, num_args = 1..)]
+        data: Vec<std::path::PathBuf>,
+        /// Passes of Adam over all positions.
+        #[arg(long, default_value_t = 300)]
+        epochs: usize,
+        /// Adam's step size in centipawns.
+        #[arg(long, default_value_t = 1.0)]
+        rate: f64,
+        /// Share of the game result in the target; the rest is the search score.
+        #[arg(long, default_value_t = 1.0)]
+        lambda: f64,
+        /// Tune only these parameters: comma-separated names or name prefixes
+        /// (value, pst, pst:N, mobility, pair, safe_check, king_danger, passed, term,
+        /// term:tempo, ...). Default: all.
+        #[arg(long, value_delimiter = ',')]
+        params: Option<Vec<String>>,
+        /// Hold these parameters (same names as --params).
+        #[arg(long, value_delimiter = ',')]
+        hold: Vec<String>,
+        /// Start from DIR/<variant>.txt instead of the built-in table.
+        #[arg(long, value_name = "DIR")]
+        eval_tables: Option<std::path::PathBuf>,
+        /// Read at most this many positions.
+        #[arg(long, default_value_t = usize::MAX)]
+        limit: usize,
+        /// Where to write the tuned table.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
     /// Serve the XBoard (CECP) protocol.
     Xboard,
     /// Serve the UCI protocol.
@@ -237,6 +274,42 @@ fn run(cli: Cli) -> Result<(), String> {
             };
             let mut stdout = std::io::stdout().lock();
             sako::matches::openings::generate(&opts, &mut stdout, &mut |line| eprintln!("{line}"))?;
+            Ok(())
+        }
+        Some(Command::Tune {
+            variant,
+            data,
+            epochs,
+            rate,
+            lambda,
+            params,
+            hold,
+            eval_tables,
+            limit,
+            out,
+        }) => {
+            let command = std::env::args().collect::<Vec<_>>().join(" ");
+            let opts = sako::tune::TuneOptions {
+                variant,
+                data,
+                epochs,
+                rate,
+                lambda,
+                params,
+                hold,
+                eval_tables,
+                limit,
+                out,
+                command,
+            };
+            let summary = sako::tune::run(&opts, &mut |line| say(line))?;
+            say(&format!(
+                "wrote {} ({} positions, loss {:.6} -> {:.6})",
+                opts.out.display(),
+                summary.positions,
+                summary.loss_before,
+                summary.loss_after
+            ));
             Ok(())
         }
         Some(Command::Xboard) => {

@@ -919,6 +919,86 @@ mod tests {
         }
     }
 
+    /// Positions of `variant` after random legal plies (deterministic for `seed`).
+    fn random_positions<B: BoardWidth>(variant: &str, count: usize, seed: u64) -> Vec<Position<B>> {
+        let id = variant_id(variant).unwrap();
+        let rules = B::rules(id);
+        let mut rng = seed;
+        let mut next = move |n: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n as u64) as usize
+        };
+        let mut out = Vec::new();
+        while out.len() < count {
+            let mut pos = Position::<B>::from_fen(rules, rules.def.start_fen).unwrap();
+            let plies = 4 + next(80);
+            for _ in 0..plies {
+                let mut list = crate::rules::moves::MoveList::new();
+                pos.generate_legal(&mut list);
+                if list.as_slice().is_empty() || pos.outcome().is_some() {
+                    break;
+                }
+                let m = list.as_slice()[next(list.as_slice().len())];
+                pos.make(m);
+            }
+            out.push(pos);
+        }
+        out
+    }
+
+    /// The trace's linear model, evaluated with the evaluation's own parameters.
+    fn linear(ev: &Eval, t: &Trace) -> f64 {
+        let p = ev.params();
+        let (mut mg, mut eg) = (0.0, 0.0);
+        for &(i, c) in &t.features {
+            mg += c as f64 * p[i as usize].mg as f64;
+            eg += c as f64 * p[i as usize].eg as f64;
+        }
+        mg * t.mg_weight as f64 + eg * t.eg_weight as f64
+    }
+
+    fn check_traces<B: BoardWidth>(ev: &Eval, variant: &str) {
+        for pos in random_positions::<B>(variant, 300, 7) {
+            let t = ev.trace(&pos);
+            let white = if pos.side() == Color::White { ev.evaluate(&pos) } else { -ev.evaluate(&pos) };
+            assert_eq!(t.white_score, white);
+            // Integer division rounds each term; a few centipawns of slack per term.
+            let gap = (linear(ev, &t) - white as f64).abs();
+            assert!(gap <= 12.0, "{variant} {}: trace {} vs eval {white}", pos.fen(), linear(ev, &t));
+        }
+    }
+
+    #[test]
+    fn traces_reproduce_the_evaluation_in_every_variant() {
+        for def in all_variants() {
+            // Every parameter non-zero, so that every term shows in the comparison.
+            let tables = EvalTables::embedded(def).unwrap();
+            let layout = Layout::of(&tables);
+            let mut params = layout.flatten(&tables);
+            for (i, p) in params.iter_mut().enumerate() {
+                p.mg += (i % 7) as i32 - 3;
+                p.eg += (i % 5) as i32 - 2;
+            }
+            let ev = Eval::from_params(&tables, layout, params);
+            if def.geometry.squares() <= 64 {
+                check_traces::<u64>(&ev, def.name);
+            } else {
+                check_traces::<u128>(&ev, def.name);
+            }
+        }
+    }
+
+    #[test]
+    fn the_pawn_cache_gives_the_evaluation() {
+        let ev = Eval::embedded("normal").unwrap();
+        let mut cache = PawnCache::<u64>::new();
+        for pos in random_positions::<u64>("normal", 500, 11) {
+            assert_eq!(ev.evaluate_cached(&pos, &mut cache), ev.evaluate(&pos));
+        }
+    }
+
     #[test]
     fn start_positions_are_nearly_level() {
         for def in all_variants() {

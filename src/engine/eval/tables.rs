@@ -773,6 +773,7 @@ impl Writer<'_> {
             }
             ("term", _) if words.get(1) == Some(&"king_attack") => "king_danger".into(),
             ("term", _) if words.get(1) == Some(&"passed_pawn") => "passed".into(),
+            ("king_danger" | "passed", _) => words[0].into(),
             (_, _) => words[..words.len().min(2)].join(" "),
         };
         if words[0] == "pair" {
@@ -974,6 +975,33 @@ mod tests {
         assert!(e.starts_with("t.txt:2:"), "{e}");
         let e = parse(def, "piece P 100 100 0\n", "t.txt").unwrap_err();
         assert!(e.contains("no 'piece N"), "{e}");
+    }
+
+    #[test]
+    fn written_tables_read_back_the_same_and_keep_comments() {
+        use crate::engine::eval::params::Layout;
+        for def in all_variants() {
+            let mut tables = EvalTables::embedded(def).unwrap();
+            let layout = Layout::of(&tables);
+            let mut v = layout.flatten(&tables);
+            for (i, p) in v.iter_mut().enumerate() {
+                p.mg += (i % 11) as i32 - 5;
+                p.eg -= (i % 3) as i32;
+            }
+            layout.unflatten(&v, &mut tables);
+            let header = vec!["# Tuned by: a test".to_string()];
+            let text = write(def, &tables, def.eval_table, &header);
+            let again = parse(def, &text, "written").unwrap_or_else(|e| panic!("{e}\n{text}"));
+            assert_eq!(layout.flatten(&again), v, "{}", def.name);
+            // Every comment line of the original survives, and the header comes second.
+            for line in def.eval_table.lines().filter(|l| l.starts_with('#')) {
+                assert!(text.contains(line), "{}: lost {line}", def.name);
+            }
+            assert_eq!(text.lines().nth(1), Some("# Tuned by: a test"));
+            // Writing the written file again changes nothing but the header.
+            let twice = write(def, &again, &text, &header);
+            assert_eq!(twice, text, "{}", def.name);
+        }
     }
 
     #[test]
