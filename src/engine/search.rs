@@ -362,6 +362,9 @@ struct Worker<'a, B: BoardWidth> {
     root_improved: bool,
     /// The drop phase of a game with drops (null move off).
     drops: bool,
+    /// The limits are checked when `nodes & poll_mask == 0`: every 1024 nodes, or
+    /// every 64 under a node limit so that it is kept to within 64 nodes.
+    poll_mask: u64,
 }
 
 /// The table's score when it may end the search of a node at `depth` (enough depth,
@@ -410,6 +413,7 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 impl<'a, B: BoardWidth> Worker<'a, B> {
     fn new(pos: Position<B>, sh: &'a Shared<'a>, id: usize, hist: Histories) -> Self {
         let drops = pos.rules.drop_zone[Color::White].any();
+        let poll_mask = if sh.limits.nodes.is_some() { 63 } else { 1023 };
         Worker {
             pos,
             sh,
@@ -428,14 +432,16 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             root_skip: sh.excluded.clone(),
             root_improved: false,
             drops,
+            poll_mask,
         }
     }
 
-    /// Counts a node; every 1024 nodes publishes the count and checks the limits.
+    /// Counts a node; every 1024 nodes (64 under a node limit) publishes the count and
+    /// checks the limits.
     #[inline(always)]
     fn count_node(&mut self) {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 {
+        if self.nodes & self.poll_mask == 0 {
             self.poll();
         }
     }
@@ -516,11 +522,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
 
     #[inline(always)]
     fn is_tactical(&self, m: Move) -> bool {
-        match m.kind() {
-            MoveKind::Promotion | MoveKind::EnPassant => true,
-            MoveKind::Drop | MoveKind::Castle => false,
-            _ => self.pos.piece_on(m.to()) != NO_PIECE,
-        }
+        self.pos.is_noisy(m)
     }
 
     fn capture_score(&self, m: Move) -> i32 {
