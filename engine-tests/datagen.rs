@@ -109,6 +109,46 @@ fn every_variant_writes_legal_quiet_positions_with_the_games_result() {
 }
 
 #[test]
+fn a_node_limit_stops_the_search_there_every_time() {
+    use sako::engine::{eval::Eval, search::SearchOptions, time::Limits, tt::Tt};
+    let mut game = Game::new("normal", None).expect("start position");
+    let eval = Eval::embedded("normal").expect("eval");
+    let search = |game: &mut Game| {
+        let (tt, stop) = (Tt::new(1), std::sync::atomic::AtomicBool::new(false));
+        let opts = SearchOptions::new(Limits::nodes(1000), &tt, &eval, &stop);
+        game.search(&opts, &mut |_| {}).expect("search")
+    };
+    let (a, b) = (search(&mut game), search(&mut game));
+    assert!((1000..1000 + 64).contains(&a.nodes), "{} nodes", a.nodes);
+    assert_eq!((a.nodes, &a.best, a.score), (b.nodes, &b.best, b.score));
+}
+
+#[test]
+fn several_threads_write_every_game() {
+    let dir = fresh_temp_dir("datagen-threads");
+    let out = dir.join("data.txt");
+    let mut games = 0;
+    let mut records = 0;
+    let opts = Options {
+        target: Target::Games(4),
+        limit: SearchLimit::Depth(2),
+        threads: 2,
+        ..Options::new("chancellor", &out)
+    };
+    datagen::run(&opts, &mut |e| {
+        if let Event::Game(g) = e {
+            games += 1;
+            records += g.records.len();
+        }
+    })
+    .expect("run");
+    let text = read(&out);
+    assert_eq!(games, 4);
+    assert_eq!(text.lines().count(), records);
+    text.lines().for_each(|l| drop(fields(l)));
+}
+
+#[test]
 fn one_thread_is_deterministic() {
     let dir = fresh_temp_dir("datagen-determinism");
     let run = |name: &str| {

@@ -17,7 +17,7 @@
 //! position), plays `random_plies` uniformly random legal plies, then lets sako's
 //! search (one thread, a node or depth limit, a fresh transposition table and fresh
 //! histories per game) choose every move until the rules end the game. A game still
-//! going after [`PLY_CAP`] plies is stopped and counted as a draw. Of the searched
+//! going after 800 plies (`PLY_CAP`) is stopped and counted as a draw. Of the searched
 //! positions, those where the side to move is in check, the best move captures or
 //! promotes, or the score is a mate are left out; the opening and the random plies are
 //! never searched, so never written.
@@ -184,8 +184,14 @@ impl Status {
             self.positions_per_second(),
             self.elapsed.as_secs_f64()
         );
+        let k = &self.skipped;
         match self.time_left() {
-            _ if self.done => s += ", done",
+            _ if self.done => {
+                s += &format!(
+                    ", done (skipped: {} in check, {} captures or promotions, {} mate scores)",
+                    k.in_check, k.noisy, k.mate
+                )
+            }
             Some(t) => s += &format!(", about {} left", short_duration(t)),
             None => {}
         }
@@ -409,4 +415,38 @@ fn write_game(game: &FinishedGame, out: &mut OutFile, status: &mut Status) -> Re
     status.skipped.add(&game.skipped);
     status.lines_in_file = out.lines;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_and_every_file_length_has_its_own_seed() {
+        let a = game_seed(1, 0, 0);
+        assert_eq!(a, game_seed(1, 0, 0));
+        for other in [game_seed(2, 0, 0), game_seed(1, 1, 0), game_seed(1, 0, 1)] {
+            assert_ne!(a, other);
+        }
+    }
+
+    #[test]
+    fn the_time_left_follows_the_target() {
+        let mut s = Status {
+            variant: "normal".into(),
+            target: Target::Games(10),
+            games: 2,
+            positions: 100,
+            skipped: Skipped::default(),
+            lines_in_file: 100,
+            elapsed: Duration::from_secs(4),
+            done: false,
+        };
+        assert_eq!(s.time_left(), Some(Duration::from_secs(16)));
+        s.target = Target::Positions(300);
+        assert_eq!(s.time_left(), Some(Duration::from_secs(8)));
+        assert!(s.line().contains("8 s left"), "{}", s.line());
+        s.positions = 0;
+        assert_eq!(s.time_left(), None);
+    }
 }

@@ -75,3 +75,22 @@ impl OutFile {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_counted_and_a_cut_line_is_ended() {
+        let path = std::env::temp_dir().join(format!("sako-datagen-out-{}", std::process::id()));
+        std::fs::write(&path, "a\nb\ncut").expect("write");
+        let mut warned = 0;
+        let mut out = OutFile::open(&path, &mut |_| warned += 1).expect("open");
+        assert_eq!((out.lines, warned), (3, 1));
+        out.append(&["c".into(), "d".into()]).expect("append");
+        assert_eq!(out.lines, 5);
+        let text = std::fs::read_to_string(&path).expect("read");
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(text, "a\nb\ncut\nc\nd\n");
+    }
+}
