@@ -28,6 +28,7 @@ trait GameOps: Send {
         on_move: &(dyn Fn(u64) + Sync),
     ) -> Vec<(String, u64)>;
     fn in_check(&self) -> bool;
+    fn is_noisy(&mut self, text: &str) -> Result<bool, String>;
     fn side_to_move(&self) -> Color;
     fn key(&self) -> u64;
     fn check_key(&self) -> bool;
@@ -130,6 +131,10 @@ impl<B: BoardWidth> GameOps for Tracked<B> {
     }
     fn in_check(&self) -> bool {
         self.pos.in_check()
+    }
+    fn is_noisy(&mut self, text: &str) -> Result<bool, String> {
+        let m = self.pos.parse_move(text)?;
+        Ok(self.pos.is_noisy(m))
     }
     fn side_to_move(&self) -> Color {
         self.pos.side()
@@ -261,6 +266,11 @@ impl Game {
     /// True when the side to move is in check.
     pub fn in_check(&self) -> bool {
         self.inner.in_check()
+    }
+    /// True when the legal move `text` captures or promotes (see
+    /// [`Position::is_noisy`]); an error when it is not a legal move here.
+    pub fn is_noisy(&mut self, text: &str) -> Result<bool, String> {
+        self.inner.is_noisy(text)
     }
     /// The side to move.
     pub fn side_to_move(&self) -> Color {

@@ -3,6 +3,8 @@
 
 /// `sako bench`: fixed positions of every game searched to a fixed depth.
 pub mod bench;
+/// `sako datagen`: self-play training data (`FEN | score | result` lines) for tuning.
+pub mod datagen;
 /// The engine: evaluation, search, transposition table, time management.
 pub mod engine;
 /// One game in progress, whatever its board width: the facade the front ends use.

@@ -177,10 +177,56 @@ enum Command {
         #[arg(long)]
         out: std::path::PathBuf,
     },
+    /// Write training data for evaluation tuning from self-play games of sako's search:
+    /// one `FEN | score | result` line per quiet position (score in centipawns for
+    /// White, result 1, 0.5 or 0 for White). The file is appended to, one finished game
+    /// at a time, so the same command run again resumes.
+    Datagen(DatagenArgs),
     /// Serve the XBoard (CECP) protocol.
     Xboard,
     /// Serve the UCI protocol.
     Uci,
+}
+
+/// The options of `sako datagen` (see [`sako::datagen`]).
+#[derive(Args)]
+struct DatagenArgs {
+    /// Variant name (see `sako variants`).
+    #[arg(long, default_value = "normal")]
+    variant: String,
+    /// Append the positions to this file (created if missing).
+    #[arg(long, value_name = "FILE")]
+    out: std::path::PathBuf,
+    /// Play this many games in this run [default: 100].
+    #[arg(long, value_name = "N", conflicts_with = "positions")]
+    games: Option<u64>,
+    /// Stop when the file holds this many lines (those already in it included).
+    #[arg(long, value_name = "N")]
+    positions: Option<u64>,
+    /// Search each move this many nodes [default: 5000].
+    #[arg(long, value_name = "K", conflicts_with = "depth")]
+    nodes: Option<u64>,
+    /// Search each move to this depth instead of a node count.
+    #[arg(long, value_name = "D")]
+    depth: Option<u32>,
+    /// Games played at once (each searches on one thread).
+    #[arg(long, value_name = "T", default_value_t = 1)]
+    threads: usize,
+    /// Random seed; with one thread the same seed and file give the same output.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Start from random lines of this EPD/FEN file instead of the start position.
+    #[arg(long, value_name = "EPD")]
+    openings: Option<std::path::PathBuf>,
+    /// Uniformly random legal plies before the search takes over.
+    #[arg(long, value_name = "P", default_value_t = 8)]
+    random_plies: usize,
+    /// Transposition table size in megabytes, per thread.
+    #[arg(long, value_name = "MB", default_value_t = 8)]
+    hash: usize,
+    /// Read evaluation tables from this directory (missing files: built-in tables).
+    #[arg(long, value_name = "DIR")]
+    eval_tables: Option<std::path::PathBuf>,
 }
 
 fn setup(p: &PositionArgs) -> Result<Game, String> {
@@ -312,6 +358,7 @@ fn run(cli: Cli) -> Result<(), String> {
             ));
             Ok(())
         }
+        Some(Command::Datagen(args)) => datagen(args),
         Some(Command::Xboard) => {
             sako::protocol::run(Some(Protocol::Xboard));
             Ok(())
@@ -427,6 +474,38 @@ fn analyze(position: &PositionArgs, limits: Limits, engine: &EngineArgs) -> Resu
         "bestmove {}",
         result.best.as_deref().unwrap_or("(none)")
     ));
+    Ok(())
+}
+
+/// `sako datagen`: plays the games, with a progress line on standard error about every
+/// two seconds (plain lines, so that log files get them too) and a summary at the end.
+fn datagen(a: DatagenArgs) -> Result<(), String> {
+    use sako::datagen::{Event, Options, SearchLimit, Target};
+    let defaults = Options::new(&a.variant, &a.out);
+    let opts = Options {
+        target: match (a.games, a.positions) {
+            (_, Some(n)) => Target::Positions(n),
+            (Some(n), None) => Target::Games(n),
+            (None, None) => defaults.target,
+        },
+        limit: match (a.nodes, a.depth) {
+            (_, Some(d)) => SearchLimit::Depth(d),
+            (Some(n), None) => SearchLimit::Nodes(n),
+            (None, None) => defaults.limit,
+        },
+        threads: a.threads,
+        seed: a.seed,
+        openings: a.openings,
+        random_plies: a.random_plies,
+        hash_mb: a.hash,
+        eval_tables: a.eval_tables,
+        ..defaults
+    };
+    sako::datagen::run(&opts, &mut |event| match event {
+        Event::Warning(w) => eprintln!("sako: warning: {w}"),
+        Event::Progress(status) => eprintln!("{}", status.line()),
+        Event::Game(_) => {}
+    })?;
     Ok(())
 }
 

@@ -366,6 +366,9 @@ struct Worker<'a, B: BoardWidth> {
     /// Pawn-structure terms of the formations met (a cell: the evaluation is called
     /// from `&self` methods).
     pawns: std::cell::RefCell<PawnCache<B>>,
+    /// The limits are checked when `nodes & poll_mask == 0`: every 1024 nodes, or
+    /// every 64 under a node limit so that it is kept to within 64 nodes.
+    poll_mask: u64,
 }
 
 /// The table's score when it may end the search of a node at `depth` (enough depth,
@@ -414,6 +417,7 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 impl<'a, B: BoardWidth> Worker<'a, B> {
     fn new(pos: Position<B>, sh: &'a Shared<'a>, id: usize, hist: Histories) -> Self {
         let drops = pos.rules.drop_zone[Color::White].any();
+        let poll_mask = if sh.limits.nodes.is_some() { 63 } else { 1023 };
         Worker {
             pos,
             sh,
@@ -433,14 +437,16 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             root_improved: false,
             drops,
             pawns: std::cell::RefCell::new(PawnCache::new()),
+            poll_mask,
         }
     }
 
-    /// Counts a node; every 1024 nodes publishes the count and checks the limits.
+    /// Counts a node; every 1024 nodes (64 under a node limit) publishes the count and
+    /// checks the limits.
     #[inline(always)]
     fn count_node(&mut self) {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 {
+        if self.nodes & self.poll_mask == 0 {
             self.poll();
         }
     }
@@ -521,11 +527,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
 
     #[inline(always)]
     fn is_tactical(&self, m: Move) -> bool {
-        match m.kind() {
-            MoveKind::Promotion | MoveKind::EnPassant => true,
-            MoveKind::Drop | MoveKind::Castle => false,
-            _ => self.pos.piece_on(m.to()) != NO_PIECE,
-        }
+        self.pos.is_noisy(m)
     }
 
     fn capture_score(&self, m: Move) -> i32 {

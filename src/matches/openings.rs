@@ -231,27 +231,64 @@ pub fn load(cfg: &OpeningsConfig, variant: &str) -> Result<Vec<Opening>, Opening
 fn load_epd(text: &str, file: &str, variant: &str) -> Result<Vec<Opening>, OpeningsError> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let fen = epd_to_fen(line).ok_or_else(|| OpeningsError::NotEpd {
-            file: file.to_string(),
-            line: i + 1,
-        })?;
-        Game::new(variant, Some(&fen)).map_err(|e| OpeningsError::BadPosition {
-            file: file.to_string(),
-            line: i + 1,
-            variant: variant.to_string(),
-            reason: e.to_string(),
-        })?;
-        let fen = (!is_standard_start(variant, &fen)).then_some(fen);
-        out.push(Opening {
-            fen,
-            moves: Vec::new(),
-        });
+        out.extend(epd_line(line, i + 1, file, variant)?);
     }
     Ok(out)
+}
+
+/// The opening on line `number` of an EPD file: `None` for a blank line or a `#`
+/// comment, an error for a line that is not a position of `variant`.
+fn epd_line(
+    line: &str,
+    number: usize,
+    file: &str,
+    variant: &str,
+) -> Result<Option<Opening>, OpeningsError> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return Ok(None);
+    }
+    let fen = epd_to_fen(line).ok_or_else(|| OpeningsError::NotEpd {
+        file: file.to_string(),
+        line: number,
+    })?;
+    Game::new(variant, Some(&fen)).map_err(|e| OpeningsError::BadPosition {
+        file: file.to_string(),
+        line: number,
+        variant: variant.to_string(),
+        reason: e.to_string(),
+    })?;
+    let fen = (!is_standard_start(variant, &fen)).then_some(fen);
+    Ok(Some(Opening {
+        fen,
+        moves: Vec::new(),
+    }))
+}
+
+/// Reads an EPD (or one-FEN-a-line) file leniently: the usable positions of `variant`,
+/// and an error for each line that is not one (to warn about). Fails only when the file
+/// cannot be read or holds no usable position.
+pub fn load_epd_skipping_bad(
+    path: &Path,
+    variant: &str,
+) -> Result<(Vec<Opening>, Vec<OpeningsError>), OpeningsError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| OpeningsError::Read {
+        file: file.clone(),
+        source,
+    })?;
+    let mut openings = Vec::new();
+    let mut bad = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        match epd_line(line, i + 1, &file, variant) {
+            Ok(o) => openings.extend(o),
+            Err(e) => bad.push(e),
+        }
+    }
+    if openings.is_empty() {
+        return Err(OpeningsError::Empty { file });
+    }
+    Ok((openings, bad))
 }
 
 /// The games of a PGN text (`file` names it in errors), each cut to `plies` moves and

@@ -22,7 +22,7 @@ pub use fen::{fen_board_cells, FenError};
 
 use crate::rules::compile::{BoardWidth, PieceType, Rules, MAX_TYPES};
 use crate::rules::geometry::{Square, MAX_SQUARES, NO_SQUARE};
-use crate::rules::moves::Move;
+use crate::rules::moves::{Move, MoveKind};
 use crate::rules::zobrist::ZOBRIST;
 
 pub use crate::rules::color::Color;
@@ -161,6 +161,17 @@ impl<B: BoardWidth> Position<B> {
     #[inline(always)]
     pub fn in_check(&self) -> bool {
         self.st.checkers.any()
+    }
+    /// True when `m` (a move of this position) captures or promotes: the moves the
+    /// quiescence search looks at. Drops, gating without a capture and castling are
+    /// quiet.
+    #[inline(always)]
+    pub fn is_noisy(&self, m: Move) -> bool {
+        match m.kind() {
+            MoveKind::Promotion | MoveKind::EnPassant => true,
+            MoveKind::Drop | MoveKind::Castle => false,
+            _ => self.piece_on(m.to()) != NO_PIECE,
+        }
     }
     /// Plies played since the position was set up.
     pub fn game_ply(&self) -> usize {
