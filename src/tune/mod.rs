@@ -66,11 +66,15 @@ pub fn selects(pattern: &str, name: &str) -> bool {
 }
 
 /// The table file `opts` starts from: its text and its parsed tables.
-fn start_tables(def: &'static VariantDef, dir: Option<&Path>) -> Result<(String, EvalTables), String> {
+fn start_tables(
+    def: &'static VariantDef,
+    dir: Option<&Path>,
+) -> Result<(String, EvalTables), String> {
     let tables = EvalTables::load(def, dir)?;
     let text = match dir.map(|d| d.join(format!("{}.txt", def.name))) {
-        Some(p) if p.exists() => std::fs::read_to_string(&p)
-            .map_err(|e| format!("{}: cannot read: {e}", p.display()))?,
+        Some(p) if p.exists() => {
+            std::fs::read_to_string(&p).map_err(|e| format!("{}: cannot read: {e}", p.display()))?
+        }
         _ => def.eval_table.to_string(),
     };
     Ok((text, tables))
@@ -104,8 +108,16 @@ pub fn run(opts: &TuneOptions, log: &mut dyn FnMut(&str)) -> Result<TuneSummary,
         return Err("no usable positions in the data".into());
     }
     let free = free_parameters(&eval, opts)?;
-    log(&format!("{} of {} parameters free", free.iter().filter(|&&f| f).count(), layout.len));
-    let mut w: Vec<Weights> = eval.params().iter().map(|p| [p.mg as f64, p.eg as f64]).collect();
+    log(&format!(
+        "{} of {} parameters free",
+        free.iter().filter(|&&f| f).count(),
+        layout.len
+    ));
+    let mut w: Vec<Weights> = eval
+        .params()
+        .iter()
+        .map(|p| [p.mg as f64, p.eg as f64])
+        .collect();
     let k = fit::fit_k(&ds, &w);
     let loss_before = fit::loss(&ds, &w, k, opts.lambda);
     log(&format!("K = {k:.4}, loss {loss_before:.6}"));
@@ -121,7 +133,9 @@ pub fn run(opts: &TuneOptions, log: &mut dyn FnMut(&str)) -> Result<TuneSummary,
         .collect();
     let w_rounded: Vec<Weights> = rounded.iter().map(|p| [p.mg as f64, p.eg as f64]).collect();
     let loss_after = fit::loss(&ds, &w_rounded, k, opts.lambda);
-    log(&format!("tuned: loss {loss_after:.6} (was {loss_before:.6})"));
+    log(&format!(
+        "tuned: loss {loss_after:.6} (was {loss_before:.6})"
+    ));
     report_moves(&eval, &rounded, log);
     layout.unflatten(&rounded, &mut tables);
     let summary = TuneSummary {
@@ -142,7 +156,9 @@ pub fn run(opts: &TuneOptions, log: &mut dyn FnMut(&str)) -> Result<TuneSummary,
 /// not; the king's value (never used) always holds.
 fn free_parameters(eval: &Eval, opts: &TuneOptions) -> Result<Vec<bool>, String> {
     let layout = eval.layout();
-    let names: Vec<String> = (0..layout.len).map(|i| layout.name(i, eval.pair_types())).collect();
+    let names: Vec<String> = (0..layout.len)
+        .map(|i| layout.name(i, eval.pair_types()))
+        .collect();
     let patterns = opts.params.iter().flatten().chain(&opts.hold);
     for p in patterns {
         if !names.iter().any(|n| selects(p, n)) {
@@ -189,7 +205,10 @@ fn report_moves(eval: &Eval, tuned: &[Pair], log: &mut dyn FnMut(&str)) {
         .filter(|m| m.0 > 0)
         .collect();
     moves.sort_unstable_by(|a, b| b.cmp(a));
-    log(&format!("{} parameters changed; the largest moves:", moves.len()));
+    log(&format!(
+        "{} parameters changed; the largest moves:",
+        moves.len()
+    ));
     for &(_, i) in moves.iter().take(25) {
         let (a, b) = (eval.params()[i], tuned[i]);
         log(&format!(
@@ -266,7 +285,12 @@ mod tests {
             .collect();
         // The "true" evaluation: other piece values.
         let mut truth = start.clone();
-        let wanted = [(1, [400.0, 260.0]), (2, [300.0, 360.0]), (3, [520.0, 600.0]), (4, [880.0, 1080.0])];
+        let wanted = [
+            (1, [400.0, 260.0]),
+            (2, [300.0, 360.0]),
+            (3, [520.0, 600.0]),
+            (4, [880.0, 1080.0]),
+        ];
         for &(t, v) in &wanted {
             truth[layout.value + t] = v;
         }
@@ -296,7 +320,10 @@ mod tests {
         for &(t, v) in &wanted {
             let got = w[layout.value + t];
             for h in 0..2 {
-                assert!((got[h] - v[h]).abs() < 10.0, "type {t}: {got:?}, want {v:?}");
+                assert!(
+                    (got[h] - v[h]).abs() < 10.0,
+                    "type {t}: {got:?}, want {v:?}"
+                );
             }
         }
     }

@@ -526,7 +526,9 @@ impl Eval {
         } else {
             r.neighbours[king_sq[them]]
         };
-        let area = !pos.pieces_of_color(c);
+        // Mobility counts squares not held by own pieces nor guarded by enemy pawns.
+        let enemy_pawns = self.pawn.map_or(B::EMPTY, |p| a.by_type[them][p]);
+        let area = !pos.pieces_of_color(c) & !enemy_pawns;
         for t in 0..r.types {
             let set = pos.pieces(c, t);
             if set.is_empty() {
@@ -962,11 +964,20 @@ mod tests {
     fn check_traces<B: BoardWidth>(ev: &Eval, variant: &str) {
         for pos in random_positions::<B>(variant, 300, 7) {
             let t = ev.trace(&pos);
-            let white = if pos.side() == Color::White { ev.evaluate(&pos) } else { -ev.evaluate(&pos) };
+            let white = if pos.side() == Color::White {
+                ev.evaluate(&pos)
+            } else {
+                -ev.evaluate(&pos)
+            };
             assert_eq!(t.white_score, white);
             // Integer division rounds each term; a few centipawns of slack per term.
             let gap = (linear(ev, &t) - white as f64).abs();
-            assert!(gap <= 12.0, "{variant} {}: trace {} vs eval {white}", pos.fen(), linear(ev, &t));
+            assert!(
+                gap <= 12.0,
+                "{variant} {}: trace {} vs eval {white}",
+                pos.fen(),
+                linear(ev, &t)
+            );
         }
     }
 

@@ -750,6 +750,18 @@ struct Writer<'a> {
     pair_index: usize,
 }
 
+/// A half of a table to write: its `mg|eg|both` word and how to read it from a pair.
+type Half = (&'static str, fn(Pair) -> i32);
+
+/// The halves to write: one `both` when they agree, else `mg` and `eg`.
+fn halves_to_write(same: bool) -> &'static [Half] {
+    if same {
+        &[("both", |p| p.mg)]
+    } else {
+        &[("mg", |p| p.mg), ("eg", |p| p.eg)]
+    }
+}
+
 /// `v` right-aligned in five columns, the width of the built-in tables.
 fn cell(v: i32) -> String {
     format!("{v:>5}")
@@ -851,11 +863,7 @@ impl Writer<'_> {
         let pst = &self.tables.pieces[t].pst;
         let letter = self.def.pieces[t].letter;
         let same = (0..g.squares()).all(|sq| pst[sq].mg == pst[sq].eg);
-        let halves: &[(&str, fn(Pair) -> i32)] = if same {
-            &[("both", |p| p.mg)]
-        } else {
-            &[("mg", |p| p.mg), ("eg", |p| p.eg)]
-        };
+        let halves = halves_to_write(same);
         for (k, (name, half)) in halves.iter().enumerate() {
             self.line(
                 &format!("pst {letter} {name}"),
@@ -887,17 +895,13 @@ impl Writer<'_> {
             }
         };
         let same = table.iter().all(|p| p.mg == p.eg);
-        let halves: &[(&str, fn(&Pair) -> i32)] = if same {
-            &[("both", |p| p.mg)]
-        } else {
-            &[("mg", |p| p.mg), ("eg", |p| p.eg)]
-        };
+        let halves = halves_to_write(same);
         for (k, (name, half)) in halves.iter().enumerate() {
             self.line(
                 &format!("{title} {name}"),
                 if k == 0 { comment } else { "" },
             );
-            let row: Vec<String> = table.iter().map(|p| cell(half(p))).collect();
+            let row: Vec<String> = table.iter().map(|&p| cell(half(p))).collect();
             self.out += row.join("").trim_start();
             self.out.push('\n');
         }
