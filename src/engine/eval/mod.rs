@@ -51,7 +51,7 @@ pub struct Eval {
     scales: Scales,
     /// Pieces in hand count as material (drops, gating); not Great Shatranj's pool.
     hand_is_material: bool,
-    /// Pawns promote only to pieces from a pool of captured ones.
+    /// Pawns can promote to pieces from a pool of captured ones.
     pool_promotion: bool,
     /// A bare king is not already a finished game (no bare-king rule).
     mop_up: bool,
@@ -160,7 +160,7 @@ impl Eval {
             lesser,
             scales: tables.scales,
             hand_is_material: def.drops.is_some() || def.gating.is_some(),
-            pool_promotion: def.promotion.choices.is_empty() && !def.promotion.from_pool.is_empty(),
+            pool_promotion: !def.promotion.from_pool.is_empty(),
             mop_up: def.end.bare_king == BareKingRule::None,
             bare_king_loses: def.end.bare_king == BareKingRule::ShatranjWin,
             promo_rank: [promo, g.ranks - 1 - promo],

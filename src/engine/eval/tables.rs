@@ -51,7 +51,7 @@
 //!     it is empty; `passed_king_distance`: per step advanced times (enemy king's
 //!     distance to that square minus the own king's); `passed_no_pool`: per step
 //!     advanced while the side's pool of captured pieces is empty in a game where pawns
-//!     promote only to pieces from the pool (Great Shatranj).
+//!     can promote to pieces from the pool (Great Shatranj: then only to the weakest).
 //!   - `king_shelter`: per own pawn on the three squares in front of the king, or
 //!     two ranks in front of it (half).
 //!   - `threat_by_pawn`: per enemy piece (not a pawn) an own pawn attacks;
