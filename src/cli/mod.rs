@@ -173,6 +173,15 @@ enum Command {
         /// Read at most this many positions.
         #[arg(long, default_value_t = usize::MAX)]
         limit: usize,
+        /// Pull every parameter back to its starting value with this weight (an L2
+        /// penalty per centipawn squared, e.g. 1e-8): keeps rarely seen terms near
+        /// their old values.
+        #[arg(long, default_value_t = 0.0)]
+        l2: f64,
+        /// Hold parameters used by fewer positions than this (default: a thousandth of
+        /// the positions): rare features would otherwise fit noise.
+        #[arg(long)]
+        min_count: Option<usize>,
         /// Where to write the tuned table.
         #[arg(long)]
         out: std::path::PathBuf,
@@ -332,9 +341,13 @@ fn run(cli: Cli) -> Result<(), String> {
             hold,
             eval_tables,
             limit,
+            l2,
+            min_count,
             out,
         }) => {
-            let command = std::env::args().collect::<Vec<_>>().join(" ");
+            // The command as a user would type it again: `sako tune ...`.
+            let args: Vec<String> = std::env::args().skip(1).collect();
+            let command = format!("sako {}", args.join(" "));
             let opts = sako::tune::TuneOptions {
                 variant,
                 data,
@@ -345,6 +358,8 @@ fn run(cli: Cli) -> Result<(), String> {
                 hold,
                 eval_tables,
                 limit,
+                l2,
+                min_count,
                 out,
                 command,
             };

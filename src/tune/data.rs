@@ -178,6 +178,17 @@ impl Dataset {
         }
     }
 
+    /// How many positions use each of `len` parameters.
+    pub fn usage(&self, len: usize) -> Vec<usize> {
+        let mut counts = vec![0; len];
+        for &i in &self.index {
+            if let Some(c) = counts.get_mut(i as usize) {
+                *c += 1;
+            }
+        }
+        counts
+    }
+
     /// The features of sample `s`: (parameter index, coefficient).
     #[inline(always)]
     pub fn features(&self, s: &Sample) -> impl Iterator<Item = (usize, f32)> + '_ {

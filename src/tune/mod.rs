@@ -38,6 +38,11 @@ pub struct TuneOptions {
     pub eval_tables: Option<PathBuf>,
     /// Read at most this many positions.
     pub limit: usize,
+    /// Weight of the pull back to the starting values (L2, per centipawn squared).
+    pub l2: f64,
+    /// Hold parameters used by fewer positions than this (`None`: a thousandth of the
+    /// positions).
+    pub min_count: Option<usize>,
     /// Where to write the tuned table.
     pub out: PathBuf,
     /// The command line, for the table's header.
@@ -107,9 +112,18 @@ pub fn run(opts: &TuneOptions, log: &mut dyn FnMut(&str)) -> Result<TuneSummary,
     if ds.samples.is_empty() {
         return Err("no usable positions in the data".into());
     }
-    let free = free_parameters(&eval, opts)?;
+    let mut free = free_parameters(&eval, opts)?;
+    let min_count = opts.min_count.unwrap_or(ds.samples.len() / 1000);
+    let counts = ds.usage(layout.len);
+    let mut rare = 0;
+    for (f, &n) in free.iter_mut().zip(&counts) {
+        if *f && n > 0 && n < min_count {
+            *f = false;
+            rare += 1;
+        }
+    }
     log(&format!(
-        "{} of {} parameters free",
+        "{} of {} parameters free ({rare} held as used by fewer than {min_count} positions)",
         free.iter().filter(|&&f| f).count(),
         layout.len
     ));
@@ -118,12 +132,17 @@ pub fn run(opts: &TuneOptions, log: &mut dyn FnMut(&str)) -> Result<TuneSummary,
         .iter()
         .map(|p| [p.mg as f64, p.eg as f64])
         .collect();
+    let start = w.clone();
     let k = fit::fit_k(&ds, &w);
     let loss_before = fit::loss(&ds, &w, k, opts.lambda);
     log(&format!("K = {k:.4}, loss {loss_before:.6}"));
     let mut adam = Adam::new(w.len(), opts.rate);
     for epoch in 1..=opts.epochs {
-        let (loss, grad) = fit::gradient(&ds, &w, k, opts.lambda);
+        let (loss, mut grad) = fit::gradient(&ds, &w, k, opts.lambda);
+        for ((g, now), start) in grad.iter_mut().zip(&w).zip(&start) {
+            g[0] += opts.l2 * (now[0] - start[0]);
+            g[1] += opts.l2 * (now[1] - start[1]);
+        }
         adam.step(&mut w, &grad, &free);
         log(&format!("epoch {epoch} loss {loss:.6}"));
     }
@@ -153,7 +172,9 @@ pub fn run(opts: &TuneOptions, log: &mut dyn FnMut(&str)) -> Result<TuneSummary,
 }
 
 /// Which parameters move: those `--params` selects (all by default) and `--hold` does
-/// not; the king's value (never used) always holds.
+/// not; the king's value (never used) always holds, and so does `term:mop_up` unless
+/// `--params` names it: it teaches the search how to mate a bare king, while the data
+/// (mates are left out) would only teach it the drawn bare-king endings.
 fn free_parameters(eval: &Eval, opts: &TuneOptions) -> Result<Vec<bool>, String> {
     let layout = eval.layout();
     let names: Vec<String> = (0..layout.len)
@@ -178,7 +199,9 @@ fn free_parameters(eval: &Eval, opts: &TuneOptions) -> Result<Vec<bool>, String>
                 .as_ref()
                 .is_none_or(|list| list.iter().any(|p| selects(p, n)));
             let held = opts.hold.iter().any(|p| selects(p, n));
-            chosen && !held && i != king_value
+            let named = opts.params.iter().flatten().any(|p| p == n);
+            let guide = n == "term:mop_up" && !named;
+            chosen && !held && !guide && i != king_value
         })
         .collect())
 }
