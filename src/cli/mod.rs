@@ -143,49 +143,7 @@ enum Command {
     /// Fit the numbers of a variant's evaluation table to training positions
     /// (`sako datagen` lines) by logistic regression; prints the loss per epoch and
     /// writes the tuned table (comments kept) to --out.
-    Tune {
-        /// Variant name (see `sako variants`).
-        #[arg(long, default_value = "normal")]
-        variant: String,
-        /// Data files of `FEN | score | result` lines.
-        #[arg(long, required = true, num_args = 1..)]
-        data: Vec<std::path::PathBuf>,
-        /// Passes of Adam over all positions.
-        #[arg(long, default_value_t = 300)]
-        epochs: usize,
-        /// Adam's step size in centipawns.
-        #[arg(long, default_value_t = 1.0)]
-        rate: f64,
-        /// Share of the game result in the target; the rest is the search score.
-        #[arg(long, default_value_t = 1.0)]
-        lambda: f64,
-        /// Tune only these parameters: comma-separated names or name prefixes
-        /// (value, pst, pst:N, mobility, pair, safe_check, king_danger, passed, term,
-        /// term:tempo, ...). Default: all.
-        #[arg(long, value_delimiter = ',')]
-        params: Option<Vec<String>>,
-        /// Hold these parameters (same names as --params).
-        #[arg(long, value_delimiter = ',')]
-        hold: Vec<String>,
-        /// Start from DIR/<variant>.txt instead of the built-in table.
-        #[arg(long, value_name = "DIR")]
-        eval_tables: Option<std::path::PathBuf>,
-        /// Read at most this many positions.
-        #[arg(long, default_value_t = usize::MAX)]
-        limit: usize,
-        /// Pull every parameter back to its starting value with this weight (an L2
-        /// penalty per centipawn squared, e.g. 1e-8): keeps rarely seen terms near
-        /// their old values.
-        #[arg(long, default_value_t = 0.0)]
-        l2: f64,
-        /// Hold parameters used by fewer positions than this (default: a thousandth of
-        /// the positions): rare features would otherwise fit noise.
-        #[arg(long)]
-        min_count: Option<usize>,
-        /// Where to write the tuned table.
-        #[arg(long)]
-        out: std::path::PathBuf,
-    },
+    Tune(TuneArgs),
     /// Write training data for evaluation tuning from self-play games of sako's search:
     /// one `FEN | score | result` line per quiet position (score in centipawns for
     /// White, result 1, 0.5 or 0 for White). The file is appended to, one finished game
@@ -195,6 +153,52 @@ enum Command {
     Xboard,
     /// Serve the UCI protocol.
     Uci,
+}
+
+/// The options of `sako tune` (see [`sako::tune`]).
+#[derive(Args)]
+struct TuneArgs {
+    /// Variant name (see `sako variants`).
+    #[arg(long, default_value = "normal")]
+    variant: String,
+    /// Data files of `FEN | score | result` lines.
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<std::path::PathBuf>,
+    /// Passes of Adam over all positions.
+    #[arg(long, default_value_t = 300)]
+    epochs: usize,
+    /// Adam's step size in centipawns.
+    #[arg(long, default_value_t = 1.0)]
+    rate: f64,
+    /// Share of the game result in the target; the rest is the search score.
+    #[arg(long, default_value_t = 1.0)]
+    lambda: f64,
+    /// Tune only these parameters: comma-separated names or name prefixes
+    /// (value, pst, pst:N, mobility, pair, safe_check, king_danger, passed, term,
+    /// term:tempo, ...). Default: all.
+    #[arg(long, value_delimiter = ',')]
+    params: Option<Vec<String>>,
+    /// Hold these parameters (same names as --params).
+    #[arg(long, value_delimiter = ',')]
+    hold: Vec<String>,
+    /// Start from DIR/<variant>.txt instead of the built-in table.
+    #[arg(long, value_name = "DIR")]
+    eval_tables: Option<std::path::PathBuf>,
+    /// Read at most this many positions.
+    #[arg(long, default_value_t = usize::MAX)]
+    limit: usize,
+    /// Pull every parameter back to its starting value with this weight (an L2
+    /// penalty per centipawn squared, e.g. 1e-8): keeps rarely seen terms near
+    /// their old values.
+    #[arg(long, default_value_t = 0.0)]
+    l2: f64,
+    /// Hold parameters used by fewer positions than this (default: a thousandth of
+    /// the positions): rare features would otherwise fit noise.
+    #[arg(long)]
+    min_count: Option<usize>,
+    /// Where to write the tuned table.
+    #[arg(long)]
+    out: std::path::PathBuf,
 }
 
 /// The options of `sako datagen` (see [`sako::datagen`]).
@@ -331,48 +335,7 @@ fn run(cli: Cli) -> Result<(), String> {
             sako::matches::openings::generate(&opts, &mut stdout, &mut |line| eprintln!("{line}"))?;
             Ok(())
         }
-        Some(Command::Tune {
-            variant,
-            data,
-            epochs,
-            rate,
-            lambda,
-            params,
-            hold,
-            eval_tables,
-            limit,
-            l2,
-            min_count,
-            out,
-        }) => {
-            // The command as a user would type it again: `sako tune ...`.
-            let args: Vec<String> = std::env::args().skip(1).collect();
-            let command = format!("sako {}", args.join(" "));
-            let opts = sako::tune::TuneOptions {
-                variant,
-                data,
-                epochs,
-                rate,
-                lambda,
-                params,
-                hold,
-                eval_tables,
-                limit,
-                l2,
-                min_count,
-                out,
-                command,
-            };
-            let summary = sako::tune::run(&opts, &mut |line| say(line))?;
-            say(&format!(
-                "wrote {} ({} positions, loss {:.6} -> {:.6})",
-                opts.out.display(),
-                summary.positions,
-                summary.loss_before,
-                summary.loss_after
-            ));
-            Ok(())
-        }
+        Some(Command::Tune(args)) => tune(args),
         Some(Command::Datagen(args)) => datagen(args),
         Some(Command::Xboard) => {
             sako::protocol::run(Some(Protocol::Xboard));
@@ -488,6 +451,36 @@ fn analyze(position: &PositionArgs, limits: Limits, engine: &EngineArgs) -> Resu
     say(&format!(
         "bestmove {}",
         result.best.as_deref().unwrap_or("(none)")
+    ));
+    Ok(())
+}
+
+/// `sako tune`: the fit, its log on standard output, then `wrote TABLE (...)`.
+fn tune(a: TuneArgs) -> Result<(), String> {
+    // The command as a user would type it again: `sako tune ...`.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let opts = sako::tune::TuneOptions {
+        variant: a.variant,
+        data: a.data,
+        epochs: a.epochs,
+        rate: a.rate,
+        lambda: a.lambda,
+        params: a.params,
+        hold: a.hold,
+        eval_tables: a.eval_tables,
+        limit: a.limit,
+        l2: a.l2,
+        min_count: a.min_count,
+        out: a.out,
+        command: format!("sako {}", args.join(" ")),
+    };
+    let summary = sako::tune::run(&opts, &mut |line| say(line))?;
+    say(&format!(
+        "wrote {} ({} positions, loss {:.6} -> {:.6})",
+        opts.out.display(),
+        summary.positions,
+        summary.loss_before,
+        summary.loss_after
     ));
     Ok(())
 }

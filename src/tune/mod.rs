@@ -267,33 +267,14 @@ fn header_lines(opts: &TuneOptions, s: &TuneSummary) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::engine::eval::params::Layout;
-    use crate::rules::position::Position;
 
     /// Traces of chess positions after random plies.
     fn chess_traces(count: usize) -> Vec<crate::engine::eval::Trace> {
         let ev = Eval::embedded("normal").unwrap();
-        let rules = <u64 as crate::rules::compile::BoardWidth>::rules(0);
-        let mut rng = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move |n: usize| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            (rng % n as u64) as usize
-        };
-        let mut out = Vec::new();
-        while out.len() < count {
-            let mut pos = Position::<u64>::from_fen(rules, rules.def.start_fen).unwrap();
-            for _ in 0..(6 + next(120)) {
-                let mut list = crate::rules::moves::MoveList::new();
-                pos.generate_legal(&mut list);
-                if list.as_slice().is_empty() || pos.outcome().is_some() {
-                    break;
-                }
-                pos.make(list.as_slice()[next(list.as_slice().len())]);
-            }
-            out.push(ev.trace(&pos));
-        }
-        out
+        crate::engine::eval::random_positions::<u64>("normal", count, 0x2545_f491_4f6c_dd1d)
+            .iter()
+            .map(|pos| ev.trace(pos))
+            .collect()
     }
 
     #[test]

@@ -904,6 +904,41 @@ pub fn attacks<B: BoardWidth>(r: &Rules<B>, c: Color, t: PieceType, sq: Square, 
     a
 }
 
+/// Test positions: `variant` after 4 to 83 random legal plies from its start (deterministic
+/// for `seed`), for the evaluation's and the tuner's tests.
+#[cfg(test)]
+pub(crate) fn random_positions<B: BoardWidth>(
+    variant: &str,
+    count: usize,
+    seed: u64,
+) -> Vec<Position<B>> {
+    let id = variant_id(variant).unwrap();
+    let rules = B::rules(id);
+    let mut rng = seed;
+    let mut next = move |n: usize| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        (rng % n as u64) as usize
+    };
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut pos = Position::<B>::from_fen(rules, rules.def.start_fen).unwrap();
+        let plies = 4 + next(80);
+        for _ in 0..plies {
+            let mut list = crate::rules::moves::MoveList::new();
+            pos.generate_legal(&mut list);
+            if list.as_slice().is_empty() || pos.outcome().is_some() {
+                break;
+            }
+            let m = list.as_slice()[next(list.as_slice().len())];
+            pos.make(m);
+        }
+        out.push(pos);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -919,35 +954,6 @@ mod tests {
             let pos = Position::<u128>::from_fen(u128::rules(id), fen).unwrap();
             ev.evaluate(&pos)
         }
-    }
-
-    /// Positions of `variant` after random legal plies (deterministic for `seed`).
-    fn random_positions<B: BoardWidth>(variant: &str, count: usize, seed: u64) -> Vec<Position<B>> {
-        let id = variant_id(variant).unwrap();
-        let rules = B::rules(id);
-        let mut rng = seed;
-        let mut next = move |n: usize| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            (rng % n as u64) as usize
-        };
-        let mut out = Vec::new();
-        while out.len() < count {
-            let mut pos = Position::<B>::from_fen(rules, rules.def.start_fen).unwrap();
-            let plies = 4 + next(80);
-            for _ in 0..plies {
-                let mut list = crate::rules::moves::MoveList::new();
-                pos.generate_legal(&mut list);
-                if list.as_slice().is_empty() || pos.outcome().is_some() {
-                    break;
-                }
-                let m = list.as_slice()[next(list.as_slice().len())];
-                pos.make(m);
-            }
-            out.push(pos);
-        }
-        out
     }
 
     /// The trace's linear model, evaluated with the evaluation's own parameters.
