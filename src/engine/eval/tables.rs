@@ -367,15 +367,11 @@ fn halves(word: &str) -> Option<(bool, bool)> {
 /// Sets the halves of `curve` chosen by `(mg, eg)` from `row`; the halves of one table
 /// must have the same length.
 fn set_row(curve: &mut Curve, row: &[i32], (mg, eg): (bool, bool)) -> Result<(), String> {
-    let table = match curve {
-        Curve::Table(t) => t,
-        Curve::Formula(_) => {
-            *curve = Curve::Table(vec![Pair::default(); row.len()]);
-            match curve {
-                Curve::Table(t) => t,
-                Curve::Formula(_) => unreachable!("just set"),
-            }
-        }
+    if let Curve::Formula(_) = curve {
+        *curve = Curve::Table(vec![Pair::default(); row.len()]);
+    }
+    let Curve::Table(table) = curve else {
+        return Err("internal: the table was not set".into());
     };
     if table.len() != row.len() {
         return Err(format!(
