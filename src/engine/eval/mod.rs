@@ -17,13 +17,14 @@ pub mod pawns;
 pub mod tables;
 
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::engine::eval::params::{Layout, KING_DANGER_UNITS};
 use crate::engine::eval::pawns::PawnCache;
 use crate::engine::eval::tables::{EvalTables, Pair, Scales, Term};
 use crate::rules::compile::{BoardWidth, PieceType, Rules, MAX_TYPES};
 use crate::rules::geometry::{Square, MAX_SQUARES, NO_SQUARE};
-use crate::rules::position::{Color, Position};
+use crate::rules::position::{Color, Position, SquareWeights};
 use crate::rules::variant::{all_variants, variant_id, BareKingRule, VariantDef};
 
 /// Evaluation parameters compiled for one variant.
@@ -39,6 +40,9 @@ pub struct Eval {
     params: Vec<Pair>,
     /// Value plus piece-square bonus, per colour, indexed `type * MAX_SQUARES + square`.
     psq: [Vec<Pair>; 2],
+    /// The same as (middlegame, endgame) square weights, White's positive and Black's
+    /// negative, for positions to sum as pieces move ([`Eval::square_weights`]).
+    square_weights: Arc<SquareWeights>,
     /// Middlegame values, for move ordering (the king counts as very large).
     order_value: Vec<i32>,
     phase_weight: Vec<i32>,
@@ -148,11 +152,17 @@ impl Eval {
             })
             .collect();
         let promo = def.promotion.rank - 1;
+        let square_weights = Arc::new(SquareWeights::new(types, |c, t, sq| {
+            let v = psq[c][t * MAX_SQUARES + sq];
+            let sign = if c == Color::White { 1 } else { -1 };
+            [sign * v.mg, sign * v.eg]
+        }));
         Eval {
             variant: def.name,
             source: tables.source.clone(),
             params,
             psq,
+            square_weights,
             order_value,
             phase_total: start_phase(def, &phase_weight),
             phase_weight,
@@ -223,9 +233,31 @@ impl Eval {
         m
     }
 
+    /// The values and piece-square bonuses as square weights: a position carrying them
+    /// ([`Position::set_square_weights`]) keeps their sum as pieces move, and the
+    /// evaluation then reads that sum instead of adding the pieces up.
+    pub fn square_weights(&self) -> Arc<SquareWeights> {
+        Arc::clone(&self.square_weights)
+    }
+
+    /// Empty sums, or sums that already hold the pieces' values and square bonuses when
+    /// `pos` keeps them for this evaluation.
+    #[inline(always)]
+    fn start_sums<B: BoardWidth>(&self, pos: &Position<B>) -> Sums {
+        let mut s = Sums::default();
+        if let Some((w, sum)) = pos.square_weights() {
+            if Arc::ptr_eq(w, &self.square_weights) {
+                s.mg[Color::White] = sum[0];
+                s.eg[Color::White] = sum[1];
+                s.pieces_known = true;
+            }
+        }
+        s
+    }
+
     /// The static evaluation of `pos` for the side to move, in centipawns.
     pub fn evaluate<B: BoardWidth>(&self, pos: &Position<B>) -> i32 {
-        let mut s = Sums::default();
+        let mut s = self.start_sums(pos);
         self.collect(pos, &mut s, |s| self.pawn_structure(pos, s));
         self.finish(pos, &s)
     }
@@ -237,7 +269,7 @@ impl Eval {
         pos: &Position<B>,
         cache: &mut PawnCache<B>,
     ) -> i32 {
-        let mut s = Sums::default();
+        let mut s = self.start_sums(pos);
         self.collect(pos, &mut s, |s| {
             let entry = cache.probe(pos, self.pawn, |sums: &mut Sums| {
                 self.pawn_structure(pos, sums)
@@ -372,6 +404,9 @@ fn start_phase(def: &VariantDef, weights: &[i32]) -> i32 {
 pub trait Collector {
     /// Piece `t` of colour `c` stands on `sq`: its value and square bonus.
     fn piece(&mut self, ev: &Eval, c: Color, t: PieceType, sq: Square);
+    /// False when the values and square bonuses are already in (so a loop that only
+    /// calls [`Collector::piece`] can be skipped).
+    fn wants_pieces(&self) -> bool;
     /// Parameter `p` counts `n` times for colour `c`.
     fn add(&mut self, ev: &Eval, c: Color, p: usize, n: i32);
     /// Parameter `p` counts `num / den` times for colour `c`.
@@ -385,14 +420,24 @@ pub struct Sums {
     pub mg: [i32; 2],
     /// Endgame score.
     pub eg: [i32; 2],
+    /// The pieces' values and square bonuses are already in (from the position's
+    /// square weights).
+    pieces_known: bool,
 }
 
 impl Collector for Sums {
     #[inline(always)]
     fn piece(&mut self, ev: &Eval, c: Color, t: PieceType, sq: Square) {
+        if self.pieces_known {
+            return;
+        }
         let v = ev.psq[c][t * MAX_SQUARES + sq];
         self.mg[c] += v.mg;
         self.eg[c] += v.eg;
+    }
+    #[inline(always)]
+    fn wants_pieces(&self) -> bool {
+        !self.pieces_known
     }
     #[inline(always)]
     fn add(&mut self, ev: &Eval, c: Color, p: usize, n: i32) {
@@ -439,6 +484,9 @@ impl Collector for TraceSums {
         let l = &ev.layout;
         self.push(c, l.value + t, 1.0);
         self.push(c, l.pst + t * l.squares + white_sq, 1.0);
+    }
+    fn wants_pieces(&self) -> bool {
+        true
     }
     fn add(&mut self, _: &Eval, c: Color, p: usize, n: i32) {
         self.push(c, p, n as f32);
@@ -531,7 +579,8 @@ impl Eval {
         let area = !pos.pieces_of_color(c) & !enemy_pawns;
         for t in 0..r.types {
             let set = pos.pieces(c, t);
-            if set.is_empty() {
+            // Pawns only add their values and square bonuses here.
+            if set.is_empty() || (Some(t) == self.pawn && !s.wants_pieces()) {
                 continue;
             }
             let (mob, mob_len) = self.layout.mobility[t];
@@ -1013,6 +1062,80 @@ mod tests {
         let mut cache = PawnCache::<u64>::new();
         for pos in random_positions::<u64>("normal", 500, 11) {
             assert_eq!(ev.evaluate_cached(&pos, &mut cache), ev.evaluate(&pos));
+        }
+    }
+
+    /// Random games from the start with the evaluation's square weights installed:
+    /// after every move and every take-back, the evaluation that reads the kept sum
+    /// equals the one that adds the pieces up.
+    fn check_kept_sums<B: BoardWidth>(ev: &Eval, variant: &str, seed: u64) {
+        let id = variant_id(variant).unwrap();
+        let rules = B::rules(id);
+        let mut rng = seed;
+        let mut next = move |n: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n as u64) as usize
+        };
+        let scratch = |pos: &Position<B>| {
+            let mut plain = pos.clone();
+            plain.set_square_weights(None);
+            ev.evaluate(&plain)
+        };
+        for _ in 0..20 {
+            let mut pos = Position::<B>::from_fen(rules, rules.def.start_fen).unwrap();
+            pos.set_square_weights(Some(ev.square_weights()));
+            let mut played = Vec::new();
+            let mut seen = Vec::new();
+            for _ in 0..120 {
+                let mut list = crate::rules::moves::MoveList::new();
+                pos.generate_legal(&mut list);
+                if list.as_slice().is_empty() || pos.outcome().is_some() {
+                    break;
+                }
+                let m = list.as_slice()[next(list.as_slice().len())];
+                pos.make(m);
+                played.push(m);
+                let kept = ev.evaluate(&pos);
+                assert_eq!(kept, scratch(&pos), "{variant} {}", pos.fen());
+                seen.push(kept);
+            }
+            while let Some(m) = played.pop() {
+                assert_eq!(seen.pop(), Some(ev.evaluate(&pos)), "{variant}");
+                pos.unmake(m);
+                assert_eq!(ev.evaluate(&pos), scratch(&pos), "{variant} {}", pos.fen());
+            }
+        }
+    }
+
+    #[test]
+    fn kept_square_sums_give_the_evaluation_in_every_variant() {
+        for (i, def) in all_variants().iter().enumerate() {
+            let ev = Eval::embedded(def.name).unwrap();
+            if def.geometry.squares() <= 64 {
+                check_kept_sums::<u64>(&ev, def.name, 3 + i as u64);
+            } else {
+                check_kept_sums::<u128>(&ev, def.name, 3 + i as u64);
+            }
+        }
+    }
+
+    #[test]
+    fn another_evaluations_weights_are_not_read() {
+        // A position carrying one table's weights, evaluated with other numbers.
+        let tables = EvalTables::embedded(&all_variants()[variant_id("normal").unwrap()]).unwrap();
+        let layout = Layout::of(&tables);
+        let mut params = layout.flatten(&tables);
+        for p in params.iter_mut() {
+            p.mg += 5;
+        }
+        let other = Eval::from_params(&tables, layout, params);
+        let ev = Eval::embedded("normal").unwrap();
+        for mut pos in random_positions::<u64>("normal", 50, 5) {
+            let plain = other.evaluate(&pos);
+            pos.set_square_weights(Some(ev.square_weights()));
+            assert_eq!(other.evaluate(&pos), plain);
         }
     }
 

@@ -310,8 +310,10 @@ impl<B: BoardWidth> Position<B> {
                 checkers: B::EMPTY,
                 last_move: Move::NONE,
                 shak: false,
+                weighted: [0; 2],
             },
             history: Vec::with_capacity(256),
+            weights: None,
             start_fullmove: 1,
             start_side: Color::White,
         }

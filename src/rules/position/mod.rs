@@ -8,6 +8,7 @@
 //! - `make` — making and unmaking moves;
 //! - `attacks` — attackers of a square, checks, the Hia's field;
 //! - `movegen` — pseudo-legal and legal moves;
+//! - `weights` — [`SquareWeights`], a per-piece-square sum kept up to date;
 //! - [`outcome`] — game end;
 //! - [`notation`] — move text, and [`notation::MoveError`].
 
@@ -17,8 +18,10 @@ mod make;
 mod movegen;
 pub mod notation;
 pub mod outcome;
+mod weights;
 
 pub use fen::{fen_board_cells, FenError};
+pub use weights::SquareWeights;
 
 use crate::rules::compile::{BoardWidth, PieceType, Rules, MAX_TYPES};
 use crate::rules::geometry::{Square, MAX_SQUARES, NO_SQUARE};
@@ -71,6 +74,8 @@ pub struct State<B> {
     pub last_move: Move,
     /// Shatar: the check standing here is a shak (some checker is a Berse, rook or knight).
     pub shak: bool,
+    /// The installed [`SquareWeights`] summed over the board (zero without weights).
+    pub weighted: [i32; 2],
 }
 
 /// A position of variant `rules`, for bitboard width `B`.
@@ -86,6 +91,7 @@ pub struct Position<B: BoardWidth> {
     king_sq: [Square; 2],
     st: State<B>,
     history: Vec<State<B>>,
+    weights: Option<std::sync::Arc<SquareWeights>>,
     start_fullmove: u32,
     start_side: Color,
 }
@@ -188,6 +194,7 @@ impl<B: BoardWidth> Position<B> {
         self.by_color[c] |= b;
         self.mailbox[sq] = piece_code(c, t);
         self.st.key ^= ZOBRIST.piece[t * 2 + c.index()][sq];
+        self.weigh(piece_code(c, t), sq, 1);
         if t == self.rules.king {
             self.king_sq[c] = sq;
         }
@@ -201,6 +208,7 @@ impl<B: BoardWidth> Position<B> {
         self.by_color[c] ^= b;
         self.mailbox[sq] = NO_PIECE;
         self.st.key ^= ZOBRIST.piece[t * 2 + c.index()][sq];
+        self.weigh(piece_code(c, t), sq, -1);
         if t == self.rules.king {
             self.king_sq[c] = NO_SQUARE;
         }
