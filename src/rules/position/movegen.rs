@@ -17,83 +17,59 @@ struct LegalityInfo<B> {
     evasion: B,
 }
 
+/// Which part of the pseudo-legal moves a generation call adds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveSet {
+    /// Every pseudo-legal move.
+    All,
+    /// Captures (en passant and capturing promotions included): what the quiescence
+    /// search tries.
+    Captures,
+    /// The moves [`Position::is_noisy`] calls noisy: captures and every promotion.
+    Noisy,
+    /// Everything else: [`MoveSet::Noisy`] and [`MoveSet::Quiet`] split [`MoveSet::All`].
+    Quiet,
+}
+
+impl MoveSet {
+    fn captures(self) -> bool {
+        self != MoveSet::Quiet
+    }
+    fn quiet_non_promotions(self) -> bool {
+        matches!(self, MoveSet::All | MoveSet::Quiet)
+    }
+    fn quiet_promotions(self) -> bool {
+        matches!(self, MoveSet::All | MoveSet::Noisy)
+    }
+}
+
 impl<B: BoardWidth> Position<B> {
     /// Adds every pseudo-legal move (or only captures and promotions) to `list`.
     pub fn generate_pseudo(&self, list: &mut MoveList, captures_only: bool) {
+        let set = if captures_only {
+            MoveSet::Captures
+        } else {
+            MoveSet::All
+        };
+        self.generate_set(list, set);
+    }
+
+    /// Adds the pseudo-legal moves of `set` to `list`.
+    pub fn generate_set(&self, list: &mut MoveList, set: MoveSet) {
         let r = self.rules;
         let us = self.side();
-        if r.must_drop && !self.hand_is_empty(us) && r.drop_zone[us].any() {
-            if !captures_only {
+        if self.drops_only() {
+            if set.quiet_non_promotions() {
                 self.generate_drops(list);
             }
             return;
         }
-        let them = us.flip();
-        let own = self.pieces_of_color(us);
-        let enemy = self.pieces_of_color(them);
-        let occ = own | enemy;
-        let empty = !occ & r.board;
-        let field = self.field_of(them);
-        let quiet_mask = if captures_only { B::EMPTY } else { empty };
-        let gating = r.gate.filter(|&g| self.in_hand(us, g) > 0);
-
         for t in 0..r.types {
-            let pieces = self.pieces(us, t);
-            if pieces.is_empty() {
-                continue;
-            }
-            let is_pawn = Some(t) == r.pawn;
-            let dirs = r.rider_dirs[t];
-            for from in pieces.squares() {
-                let mut targets = (r.quiet_leaps(us, t, from) & quiet_mask)
-                    | (r.capture_leaps(us, t, from) & enemy);
-                if dirs != 0 {
-                    let slides = if field.is_empty() {
-                        r.slide(from, occ, dirs)
-                    } else if field.has(from) {
-                        r.slide(from, occ | field, dirs) & r.neighbours[from]
-                    } else {
-                        r.slide(from, occ | field, dirs)
-                    };
-                    targets |= slides & (enemy | quiet_mask);
-                }
-                for pm in r.path_moves(us, t, from) {
-                    if (pm.path & occ).any() {
-                        continue;
-                    }
-                    if field.any() && (field.has(from) || (pm.path & field).any()) {
-                        continue;
-                    }
-                    if enemy.has(pm.to) {
-                        if pm.capture {
-                            targets |= B::square(pm.to);
-                        }
-                    } else if pm.quiet && quiet_mask.has(pm.to) {
-                        targets |= B::square(pm.to);
-                    }
-                }
-                if !r.gives_check[t] {
-                    // A piece that never attacks a king never captures one either.
-                    targets &= !self.pieces(them, r.king);
-                }
-                if is_pawn {
-                    self.add_pawn_moves(list, from, targets, captures_only);
-                    continue;
-                }
-                if t == r.king {
-                    if let Some(g) = gating {
-                        for to in targets.squares() {
-                            list.push(Move::new(from, to, MoveKind::Gate, g));
-                        }
-                        continue;
-                    }
-                }
-                for to in targets.squares() {
-                    list.push(Move::new(from, to, MoveKind::Normal, 0));
-                }
+            for from in self.pieces(us, t).squares() {
+                self.piece_moves(list, t, from, set);
             }
         }
-        if !captures_only {
+        if set.quiet_non_promotions() {
             self.generate_castling(list);
             self.generate_king_leaps(list);
             if !r.must_drop && r.drop_zone[us].any() && !self.hand_is_empty(us) {
@@ -102,7 +78,123 @@ impl<B: BoardWidth> Position<B> {
         }
     }
 
-    fn add_pawn_moves(&self, list: &mut MoveList, from: usize, targets: B, captures_only: bool) {
+    /// True when the side to move must drop (Historia's deployment): drops are its only
+    /// moves.
+    #[inline(always)]
+    fn drops_only(&self) -> bool {
+        let r = self.rules;
+        let us = self.side();
+        r.must_drop && !self.hand_is_empty(us) && r.drop_zone[us].any()
+    }
+
+    /// Adds the moves of `set` of the side to move's piece of type `t` on `from`.
+    #[inline(always)]
+    fn piece_moves(&self, list: &mut MoveList, t: usize, from: usize, set: MoveSet) {
+        let r = self.rules;
+        let us = self.side();
+        let them = us.flip();
+        let enemy = self.pieces_of_color(them);
+        let occ = self.occupied();
+        let empty = !occ & r.board;
+        let field = self.field_of(them);
+        let is_pawn = Some(t) == r.pawn;
+        // A pawn's quiet move into the promotion zone is a promotion, and noisy.
+        let quiet_mask = match set {
+            MoveSet::All => empty,
+            MoveSet::Quiet if is_pawn => empty & !r.promotion_zone[us],
+            MoveSet::Quiet => empty,
+            MoveSet::Noisy if is_pawn => empty & r.promotion_zone[us],
+            MoveSet::Noisy | MoveSet::Captures => B::EMPTY,
+        };
+        let capture_mask = if set.captures() { enemy } else { B::EMPTY };
+        let dirs = r.rider_dirs[t];
+        let mut targets = (r.quiet_leaps(us, t, from) & quiet_mask)
+            | (r.capture_leaps(us, t, from) & capture_mask);
+        if dirs != 0 {
+            let slides = if field.is_empty() {
+                r.slide(from, occ, dirs)
+            } else if field.has(from) {
+                r.slide(from, occ | field, dirs) & r.neighbours[from]
+            } else {
+                r.slide(from, occ | field, dirs)
+            };
+            targets |= slides & (capture_mask | quiet_mask);
+        }
+        for pm in r.path_moves(us, t, from) {
+            if (pm.path & occ).any() {
+                continue;
+            }
+            if field.any() && (field.has(from) || (pm.path & field).any()) {
+                continue;
+            }
+            if capture_mask.has(pm.to) {
+                if pm.capture {
+                    targets |= B::square(pm.to);
+                }
+            } else if pm.quiet && quiet_mask.has(pm.to) {
+                targets |= B::square(pm.to);
+            }
+        }
+        if !r.gives_check[t] {
+            // A piece that never attacks a king never captures one either.
+            targets &= !self.pieces(them, r.king);
+        }
+        if is_pawn {
+            self.add_pawn_moves(list, from, targets, set);
+            return;
+        }
+        if t == r.king {
+            if let Some(g) = r.gate.filter(|&g| self.in_hand(us, g) > 0) {
+                for to in targets.squares() {
+                    list.push(Move::new(from, to, MoveKind::Gate, g));
+                }
+                return;
+            }
+        }
+        for to in targets.squares() {
+            list.push(Move::new(from, to, MoveKind::Normal, 0));
+        }
+    }
+
+    /// True when `m` is a pseudo-legal move of this position (a move from the
+    /// transposition table or a killer may belong to another position). Found by
+    /// generating the moves of `m`'s piece only, so it agrees with the generator.
+    pub fn is_pseudo_legal(&self, m: Move) -> bool {
+        let r = self.rules;
+        let squares = r.geo.squares();
+        if m == Move::NONE || m.from() >= squares || m.to() >= squares {
+            return false;
+        }
+        let us = self.side();
+        let mut list = MoveList::new();
+        match m.kind() {
+            MoveKind::Drop => {
+                let allowed = r.drop_zone[us].any()
+                    && m.piece() < r.types
+                    && self.in_hand(us, m.piece()) > 0
+                    && self.piece_on(m.to()) == NO_PIECE;
+                if !allowed {
+                    return false;
+                }
+                self.generate_drops(&mut list);
+            }
+            _ if self.drops_only() => return false,
+            MoveKind::Castle => self.generate_castling(&mut list),
+            _ => {
+                let p = self.piece_on(m.from());
+                if p == NO_PIECE || piece_color(p) != us {
+                    return false;
+                }
+                self.piece_moves(&mut list, piece_type(p), m.from(), MoveSet::All);
+                if m.from() == self.king_square(us) {
+                    self.generate_king_leaps(&mut list);
+                }
+            }
+        }
+        list.as_slice().contains(&m)
+    }
+
+    fn add_pawn_moves(&self, list: &mut MoveList, from: usize, targets: B, set: MoveSet) {
         let r = self.rules;
         let us = self.side();
         let p = r.pawn.unwrap_or(0);
@@ -110,24 +202,27 @@ impl<B: BoardWidth> Position<B> {
         for to in targets.squares() {
             if zone.has(to) {
                 self.add_promotions(list, from, to);
-            } else if !captures_only || self.piece_on(to) != NO_PIECE {
+            } else {
+                // Outside the zone the mask let through only what `set` wants.
                 list.push(Move::new(from, to, MoveKind::Normal, 0));
             }
         }
-        if !captures_only && r.pawn_initial[us].has(from) {
+        if r.pawn_initial[us].has(from) && (set.quiet_non_promotions() || set.quiet_promotions()) {
             let occ = self.occupied();
             for pm in r.initial_moves(us, p, from) {
                 if (pm.path & occ).is_empty() && !occ.has(pm.to) && pm.quiet {
                     if zone.has(pm.to) {
-                        self.add_promotions(list, from, pm.to);
-                    } else {
+                        if set.quiet_promotions() {
+                            self.add_promotions(list, from, pm.to);
+                        }
+                    } else if set.quiet_non_promotions() {
                         list.push(Move::new(from, pm.to, MoveKind::Initial, 0));
                     }
                 }
             }
         }
         let ep = self.state().ep;
-        if ep != NO_SQUARE {
+        if ep != NO_SQUARE && set.captures() {
             let ep_targets = r.capture_leaps(us, p, from) & !r.quiet_leaps(us, p, from);
             if ep_targets.has(ep) {
                 list.push(Move::new(from, ep, MoveKind::EnPassant, 0));
@@ -430,6 +525,8 @@ mod tests {
             state ^= state << 17;
             (state % n as u64) as usize
         };
+        // Moves met in earlier positions: candidates for the pseudo-legality test.
+        let mut universe: Vec<Move> = Vec::new();
         for _ in 0..games {
             let mut pos = Position::<B>::from_fen(rules, rules.def.start_fen).unwrap();
             for _ in 0..160 {
@@ -450,18 +547,67 @@ mod tests {
                 tried.sort_by_key(|m| m.0);
                 assert_eq!(fast, tried, "{}: legality differs at {fen}", rules.def.name);
                 assert_eq!(pos.key(), pos.key_from_scratch(), "key drift at {fen}");
-                // Captures-only generation is a subset of all pseudo-legal moves.
-                let mut caps = MoveList::new();
-                pos.generate_pseudo(&mut caps, true);
-                for m in caps.as_slice() {
-                    assert!(pseudo.as_slice().contains(m));
-                }
+                check_move_sets(&pos, &pseudo, &mut universe);
                 if legal.is_empty() {
                     break;
                 }
                 let m = legal.as_slice()[rnd(legal.len())];
                 pos.make(m);
             }
+        }
+    }
+
+    /// The move sets split the pseudo-legal moves as [`Position::is_noisy`] does, with
+    /// captures a part of the noisy ones, and the pseudo-legality test accepts exactly
+    /// the generated moves among those of other positions (`universe`, which grows).
+    fn check_move_sets<B: BoardWidth>(pos: &Position<B>, all: &MoveList, universe: &mut Vec<Move>) {
+        let set = |s: MoveSet| {
+            let mut list = MoveList::new();
+            pos.generate_set(&mut list, s);
+            let mut v = list.as_slice().to_vec();
+            v.sort_by_key(|m| m.0);
+            v
+        };
+        let (noisy, quiet, captures) = (
+            set(MoveSet::Noisy),
+            set(MoveSet::Quiet),
+            set(MoveSet::Captures),
+        );
+        let fen = pos.fen();
+        assert!(
+            noisy.iter().all(|&m| pos.is_noisy(m)),
+            "{fen}: a quiet move in the noisy set"
+        );
+        assert!(
+            quiet.iter().all(|&m| !pos.is_noisy(m)),
+            "{fen}: a noisy move in the quiet set"
+        );
+        assert!(
+            captures.iter().all(|m| noisy.contains(m)),
+            "{fen}: a capture not noisy"
+        );
+        let mut both: Vec<Move> = noisy.iter().chain(&quiet).copied().collect();
+        both.sort_by_key(|m| m.0);
+        let mut every = all.as_slice().to_vec();
+        every.sort_by_key(|m| m.0);
+        assert_eq!(
+            both, every,
+            "{fen}: noisy and quiet do not make up all moves"
+        );
+        for &m in &every {
+            if universe.len() < 4000 && !universe.contains(&m) {
+                universe.push(m);
+            }
+        }
+        for &m in universe.iter() {
+            assert_eq!(
+                pos.is_pseudo_legal(m),
+                every.contains(&m),
+                "{fen}: pseudo-legality of {m:?}"
+            );
+        }
+        for junk in [Move::NONE, Move(u32::MAX), Move(0x7F | 0x7F << 7)] {
+            assert!(!pos.is_pseudo_legal(junk) || every.contains(&junk));
         }
     }
 
