@@ -139,6 +139,12 @@ impl MoveList {
         self.len = 0;
     }
 
+    /// Keeps the first `len` moves (all of them when there are fewer).
+    #[inline(always)]
+    pub fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
     /// Keeps only the moves for which `keep` is true.
     #[inline(always)]
     pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {

@@ -21,6 +21,7 @@ pub mod outcome;
 mod weights;
 
 pub use fen::{fen_board_cells, FenError};
+pub use movegen::{LegalityInfo, MoveSet};
 pub use weights::SquareWeights;
 
 use crate::rules::compile::{BoardWidth, PieceType, Rules, MAX_TYPES};

@@ -7,8 +7,10 @@ use crate::rules::geometry::NO_SQUARE;
 use crate::rules::moves::{Move, MoveKind, MoveList};
 use crate::rules::position::{piece_code, piece_color, piece_type, Position, NO_PIECE};
 
-/// Per-position facts that decide move legality without playing the moves.
-struct LegalityInfo<B> {
+/// Per-position facts that decide move legality without playing the moves: found once
+/// per position ([`Position::legality`]) and used for each of its moves
+/// ([`Position::is_legal_given`]).
+pub struct LegalityInfo<B> {
     /// Own pieces pinned to the king along a line.
     pinned: B,
     /// Own pieces whose moves must be tried on the board (lame-path blockers).
@@ -480,6 +482,18 @@ impl<B: BoardWidth> Position<B> {
         self.generate_pseudo(list, false);
         let info = self.legality_info();
         list.retain(|m| self.is_legal_with(m, &info));
+    }
+
+    /// What decides the legality of this position's moves (for [`Position::is_legal_given`]).
+    pub fn legality(&self) -> LegalityInfo<B> {
+        self.legality_info()
+    }
+
+    /// True when the pseudo-legal move `m` is legal, `info` being this position's
+    /// [`Position::legality`].
+    #[inline]
+    pub fn is_legal_given(&mut self, m: Move, info: &LegalityInfo<B>) -> bool {
+        self.is_legal_with(m, info)
     }
 
     /// True when the pseudo-legal move `m` is legal.

@@ -52,14 +52,18 @@
 //! there a side with no legal move loses, so zugzwang and stalemate decide endgames
 //! and a pass would hide exactly those. It is never used twice in a row.
 
+mod picker;
+
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::engine::eval::pawns::PawnCache;
-use crate::engine::eval::Eval;
+use crate::engine::eval::{attacks, Eval};
 use crate::engine::history::{slot, Histories, HistoryBank};
+use crate::engine::search::picker::MovePicker;
 use crate::engine::time::{Clock, Limits};
 use crate::engine::tt::{Bound, Entry, Tt, NO_EVAL};
 use crate::rules::compile::BoardWidth;
+use crate::rules::geometry::NO_SQUARE;
 use crate::rules::moves::{Move, MoveKind, MoveList};
 use crate::rules::position::outcome::EndProbe;
 use crate::rules::position::{piece_code, piece_type, Color, Position, NO_PIECE};
@@ -558,6 +562,44 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         crate::engine::see::see_at_least(&self.pos, m, threshold, |t| ev.order_value(t))
     }
 
+    /// False when the quiet move `m` surely gives no direct check: the piece it puts on
+    /// its destination does not attack the enemy king from there. (Discovered checks
+    /// are not looked for; castling and gating count as possible checks.) Lets pruning
+    /// drop a quiet move without making it to see whether it checks.
+    fn may_give_check(&self, m: Move) -> bool {
+        let pos = &self.pos;
+        let us = pos.side();
+        let king = pos.king_square(us.flip());
+        if king == NO_SQUARE {
+            return false;
+        }
+        let t = match m.kind() {
+            MoveKind::Castle | MoveKind::Gate => return true,
+            MoveKind::Drop | MoveKind::Promotion => m.piece(),
+            _ => piece_type(pos.piece_on(m.from())),
+        };
+        let r = pos.rules;
+        if !r.gives_check[t] {
+            return false;
+        }
+        let occ = (pos.occupied() & !B::square(m.from())) | B::square(m.to());
+        attacks(r, us, t, m.to(), occ).has(king)
+    }
+
+    /// The ordering score of a capture or promotion: above every quiet move when SEE
+    /// says it does not lose material, below them all when it does; then by victim and
+    /// capture history.
+    #[inline]
+    fn noisy_score(&self, m: Move) -> i32 {
+        let base = if self.see_at_least(m, 0) {
+            1 << 27
+        } else {
+            LOSING_CAPTURE
+        };
+        let learned = self.hist.capture(self.move_slot(m), self.victim_type(m));
+        base + self.capture_score(m) + learned / 2
+    }
+
     fn order(&self, list: &MoveList, tt_move: Move, ply: usize, scores: &mut [i32]) {
         let k = self.killers[ply];
         let counter = self
@@ -568,13 +610,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             scores[i] = if m == tt_move {
                 1 << 30
             } else if self.is_tactical(m) {
-                let base = if self.see_at_least(m, 0) {
-                    1 << 27
-                } else {
-                    LOSING_CAPTURE
-                };
-                let learned = self.hist.capture(self.move_slot(m), self.victim_type(m));
-                base + self.capture_score(m) + learned / 2
+                self.noisy_score(m)
             } else if m == k[0] {
                 (1 << 26) + 1
             } else if m == k[1] {
@@ -585,6 +621,15 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
                 self.quiet_score(self.move_slot(m), &keys, true)
             };
         }
+    }
+
+    /// The killers of `ply` and the countermove of the move that led there.
+    fn refutations(&self, ply: usize) -> [Move; 3] {
+        let k = self.killers[ply];
+        let counter = self
+            .countermove_slot()
+            .map_or(Move::NONE, |i| self.hist.countermove(i));
+        [k[0], k[1], counter]
     }
 
     /// The ordering-score buffer of `ply`, sized for `len` moves; the node gives it back
@@ -927,13 +972,8 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         tt_move: Move,
     ) -> i32 {
         let (depth, ply, pv_node) = (node.depth, node.ply, node.pv_node);
-        let mut list = MoveList::new();
-        self.pos.generate_legal(&mut list);
-        if list.is_empty() {
-            return self.no_move_score(ply);
-        }
-        let mut scores = self.take_scores(ply, list.len());
-        self.order(&list, tt_move, ply, &mut scores);
+        let scores = std::mem::take(&mut self.score_bufs[ply]);
+        let mut picker = MovePicker::new(node.in_check, tt_move, self.refutations(ply), scores);
 
         let mut best = -INF;
         let mut best_move = Move::NONE;
@@ -944,17 +984,15 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         // Pruning near the leaves needs a move already searched and no mate to defend.
         let may_prune = !pv_node && !node.in_check && ply > 0 && alpha.abs() < MATE_BOUND;
         let keys = self.continuation_keys(ply);
-        for i in 0..list.len() {
-            let m = Self::pick(&mut list, &mut scores, i);
+        while let Some((m, order_score)) = self.next_move(&mut picker, ply) {
             if ply == 0 && self.root_skip.contains(&m) {
                 continue;
             }
-            let mut tried = self.tried(m, i, &keys);
+            let mut tried = self.tried(m, picker.handed_out - 1, &keys);
             let tactical = tried.tactical;
             let mut prune_if_quiet = false;
             if may_prune && best > -MATE_BOUND {
                 quiets_seen += usize::from(!tactical);
-                let order_score = scores[i];
                 match self.late_verdict(node, &tried, order_score, quiets_seen, alpha) {
                     Verdict::Skip => continue,
                     Verdict::SkipUnlessCheck => prune_if_quiet = true,
@@ -995,8 +1033,11 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
                 quiets.push(m);
             }
         }
-
-        self.score_bufs[ply] = scores;
+        let handed_out = picker.handed_out;
+        self.score_bufs[ply] = picker.into_scores();
+        if handed_out == 0 {
+            return self.no_move_score(ply);
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if alpha > old_alpha {
@@ -1083,12 +1124,14 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         if lmr_depth < 4 && continuation < -3000 * depth {
             return Verdict::Skip;
         }
-        let futile = lmr_depth <= 6 && node.static_eval + 90 + 100 * lmr_depth <= alpha;
         let late = depth <= 5 && quiets_seen > late_move_limit(depth, node.improving);
-        if futile || late {
+        let futile = lmr_depth <= 6 && node.static_eval + 90 + 100 * lmr_depth <= alpha;
+        if !(late || futile) {
+            Verdict::Search
+        } else if self.may_give_check(m) {
             Verdict::SkipUnlessCheck
         } else {
-            Verdict::Search
+            Verdict::Skip
         }
     }
 
