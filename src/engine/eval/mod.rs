@@ -953,6 +953,18 @@ pub fn attacks<B: BoardWidth>(r: &Rules<B>, c: Color, t: PieceType, sq: Square, 
     a
 }
 
+/// A small deterministic random stream for tests: each call gives a number below `n`.
+#[cfg(test)]
+pub(crate) fn test_rng(seed: u64) -> impl FnMut(usize) -> usize {
+    let mut rng = seed;
+    move |n: usize| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        (rng % n as u64) as usize
+    }
+}
+
 /// Test positions: `variant` after 4 to 83 random legal plies from its start (deterministic
 /// for `seed`), for the evaluation's and the tuner's tests.
 #[cfg(test)]
@@ -963,13 +975,7 @@ pub(crate) fn random_positions<B: BoardWidth>(
 ) -> Vec<Position<B>> {
     let id = variant_id(variant).unwrap();
     let rules = B::rules(id);
-    let mut rng = seed;
-    let mut next = move |n: usize| {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        (rng % n as u64) as usize
-    };
+    let mut next = test_rng(seed);
     let mut out = Vec::new();
     while out.len() < count {
         let mut pos = Position::<B>::from_fen(rules, rules.def.start_fen).unwrap();
@@ -1071,13 +1077,7 @@ mod tests {
     fn check_kept_sums<B: BoardWidth>(ev: &Eval, variant: &str, seed: u64) {
         let id = variant_id(variant).unwrap();
         let rules = B::rules(id);
-        let mut rng = seed;
-        let mut next = move |n: usize| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            (rng % n as u64) as usize
-        };
+        let mut next = test_rng(seed);
         let scratch = |pos: &Position<B>| {
             let mut plain = pos.clone();
             plain.set_square_weights(None);

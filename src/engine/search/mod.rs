@@ -742,6 +742,8 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         }
         let mut best_move = Move::NONE;
         let tt_move = tt.map_or(Move::NONE, |e| e.mv);
+        // Pins and the like, found at the first capture that needs them.
+        let mut legality = None;
         let mut scores = self.take_scores(ply, list.len());
         self.order(&list, tt_move, ply, &mut scores);
         for i in 0..list.len() {
@@ -751,7 +753,8 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
                     // Only captures that lose material by SEE are left.
                     break;
                 }
-                if !self.pos.is_legal(m) {
+                let info = legality.get_or_insert_with(|| self.pos.legality());
+                if !self.pos.is_legal_given(m, info) {
                     continue;
                 }
                 if self.delta_prunes(m, best, alpha) {
