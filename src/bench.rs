@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use crate::engine::eval::Eval;
 use crate::engine::history::HistoryBank;
+use crate::engine::nnue::{NetError, NetFile, Network};
 use crate::engine::search::SearchOptions;
 use crate::engine::time::Limits;
 use crate::engine::tt::Tt;
@@ -75,14 +76,25 @@ pub struct BenchTotals {
 }
 
 /// Runs the bench: every position to `depth` with `threads` threads and a fresh table
-/// of `hash_mb` megabytes; `on_line` gets one line per position.
+/// of `hash_mb` megabytes; `on_line` gets one line per position. With a network file
+/// `net`, the games it is made for are evaluated with it, the others with their tables.
 pub fn run(
     depth: u32,
     threads: usize,
     hash_mb: usize,
     eval_dir: Option<&Path>,
+    net: Option<&Path>,
     on_line: &mut dyn FnMut(&str),
 ) -> Result<BenchTotals, String> {
+    let net_file = match net {
+        Some(path) => {
+            let named = |e: NetError| format!("net file {}: {e}", path.display());
+            let file = NetFile::read(path).map_err(named)?;
+            Network::check_games(&file).map_err(named)?;
+            Some(file)
+        }
+        None => None,
+    };
     let tt = Tt::new(hash_mb);
     let histories = HistoryBank::new();
     let mut evals: Vec<Option<Eval>> = vec![None; all_variants().len()];
@@ -91,7 +103,12 @@ pub fn run(
     for (i, p) in POSITIONS.iter().enumerate() {
         let id = variant_id(p.variant).ok_or_else(|| format!("unknown variant {}", p.variant))?;
         if evals[id].is_none() {
-            evals[id] = Some(Eval::load(&all_variants()[id], eval_dir)?);
+            let def = &all_variants()[id];
+            let source = net.map(|p| p.display().to_string()).unwrap_or_default();
+            let network = net_file
+                .as_ref()
+                .and_then(|f| Network::for_game(f, def, &source).ok());
+            evals[id] = Some(Eval::load(def, eval_dir)?.with_net(network));
         }
         let eval = evals[id]
             .as_ref()

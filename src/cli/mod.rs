@@ -57,6 +57,10 @@ struct EngineArgs {
     /// Read evaluation tables from this directory (missing files: built-in tables).
     #[arg(long, value_name = "DIR")]
     eval_tables: Option<std::path::PathBuf>,
+    /// Evaluate with this network file (`.nnue`, see docs/nnue.md) in the games it
+    /// is made for.
+    #[arg(long, value_name = "FILE")]
+    net: Option<std::path::PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -149,6 +153,20 @@ enum Command {
     /// White, result 1, 0.5 or 0 for White). The file is appended to, one finished game
     /// at a time, so the same command run again resumes.
     Datagen(DatagenArgs),
+    /// Turn training lines (`sako datagen` files) into the network trainer's input:
+    /// each position's active network inputs from both sides' points of view (the
+    /// `SAKOFEAT` format of docs/nnue.md; the trainer is in scripts/nnue/).
+    NnueFeatures {
+        /// Variant name (see `sako variants`).
+        #[arg(long, default_value = "normal")]
+        variant: String,
+        /// Data files of `FEN | score | result` lines.
+        #[arg(long, required = true, num_args = 1..)]
+        data: Vec<std::path::PathBuf>,
+        /// The feature file to write (replaced).
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
     /// Serve the XBoard (CECP) protocol.
     Xboard,
     /// Serve the UCI protocol.
@@ -240,6 +258,9 @@ struct DatagenArgs {
     /// Read evaluation tables from this directory (missing files: built-in tables).
     #[arg(long, value_name = "DIR")]
     eval_tables: Option<std::path::PathBuf>,
+    /// Play with this network file (`.nnue`) as the evaluation.
+    #[arg(long, value_name = "FILE")]
+    net: Option<std::path::PathBuf>,
 }
 
 fn setup(p: &PositionArgs) -> Result<Game, String> {
@@ -337,6 +358,7 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Some(Command::Tune(args)) => tune(args),
         Some(Command::Datagen(args)) => datagen(args),
+        Some(Command::NnueFeatures { variant, data, out }) => nnue_features(&variant, &data, &out),
         Some(Command::Xboard) => {
             sako::protocol::run(Some(Protocol::Xboard));
             Ok(())
@@ -405,6 +427,7 @@ fn bench(depth: u32, engine: &EngineArgs) -> Result<(), String> {
             threads.max(1),
             hash.max(1),
             eval_tables,
+            engine.net.as_deref(),
             &mut |line| {
                 done.fetch_add(1, Ordering::Relaxed);
                 say(line);
@@ -436,7 +459,11 @@ fn analyze(position: &PositionArgs, limits: Limits, engine: &EngineArgs) -> Resu
     let (threads, hash) = (engine.threads, engine.hash);
     let eval_tables = engine.eval_tables.as_deref();
     let mut game = setup(position)?;
-    let eval = sako::engine::eval::Eval::load(game.variant(), eval_tables)?;
+    let eval = sako::engine::eval::Eval::load_with_net(
+        game.variant(),
+        eval_tables,
+        engine.net.as_deref(),
+    )?;
     let tt = sako::engine::tt::Tt::new(hash.max(1));
     let stop = std::sync::atomic::AtomicBool::new(false);
     let opts = SearchOptions {
@@ -507,6 +534,7 @@ fn datagen(a: DatagenArgs) -> Result<(), String> {
         random_plies: a.random_plies,
         hash_mb: a.hash,
         eval_tables: a.eval_tables,
+        net: a.net,
         ..defaults
     };
     sako::datagen::run(&opts, &mut |event| match event {
@@ -514,6 +542,26 @@ fn datagen(a: DatagenArgs) -> Result<(), String> {
         Event::Progress(status) => eprintln!("{}", status.line()),
         Event::Game(_) => {}
     })?;
+    Ok(())
+}
+
+/// `sako nnue-features`: writes the file and says how many positions it holds.
+fn nnue_features(
+    variant: &str,
+    data: &[std::path::PathBuf],
+    out: &std::path::Path,
+) -> Result<(), String> {
+    let s = sako::datagen::features::export(variant, data, out)?;
+    for r in &s.reasons {
+        eprintln!("sako: skipped {r}");
+    }
+    say(&format!(
+        "wrote {} ({} positions, {} inputs per view; {} lines skipped)",
+        out.display(),
+        s.positions,
+        s.inputs,
+        s.rejected
+    ));
     Ok(())
 }
 

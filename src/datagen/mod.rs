@@ -29,6 +29,7 @@
 //! held at the start: the same command run again continues with new games, and with
 //! one thread the file is a deterministic function of the seed and the starting file.
 
+pub mod features;
 mod output;
 mod record;
 mod selfplay;
@@ -92,6 +93,8 @@ pub struct Options {
     pub hash_mb: usize,
     /// Read the evaluation tables from this directory (missing files: built-in tables).
     pub eval_tables: Option<std::path::PathBuf>,
+    /// Evaluate with this network file (`.nnue`) instead of the tables.
+    pub net: Option<std::path::PathBuf>,
 }
 
 impl Options {
@@ -108,6 +111,7 @@ impl Options {
             random_plies: 8,
             hash_mb: 8,
             eval_tables: None,
+            net: None,
         }
     }
 }
@@ -224,7 +228,7 @@ pub fn run(opts: &Options, on_event: &mut dyn FnMut(Event)) -> Result<Status, St
     let plan_limits = check(opts)?;
     let id = variant_id(&opts.variant).ok_or_else(|| unknown_variant(&opts.variant))?;
     let def = &all_variants()[id];
-    let eval = Eval::load(def, opts.eval_tables.as_deref())?;
+    let eval = Eval::load_with_net(def, opts.eval_tables.as_deref(), opts.net.as_deref())?;
     let starts = start_positions(opts, def.name, on_event)?;
     let mut out = OutFile::open(&opts.out, &mut |w| on_event(Event::Warning(w)))?;
     let plan = GamePlan {

@@ -7,7 +7,7 @@ pub mod uci;
 pub mod xboard;
 
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
@@ -15,10 +15,12 @@ use std::thread::JoinHandle;
 
 use crate::engine::eval::Eval;
 use crate::engine::history::HistoryBank;
+use crate::engine::nnue::{NetFile, Network};
 use crate::engine::search::{SearchInfo, SearchOptions, SearchResult};
 use crate::engine::time::Limits;
 use crate::engine::tt::Tt;
 use crate::game::Game;
+use crate::rules::variant::VariantDef;
 
 /// Default transposition table size in MB.
 pub const DEFAULT_HASH_MB: usize = 64;
@@ -82,6 +84,10 @@ pub struct Session {
     pub threads: usize,
     /// Directory with evaluation tables (`None`: the built-in ones).
     pub eval_dir: Option<PathBuf>,
+    /// A network file (UCI `EvalFile`, XBoard option `EvalFile`) and its contents.
+    net_file: Option<(PathBuf, Arc<NetFile>)>,
+    /// Evaluate with the network where one is loaded for the game (`Use NNUE`).
+    pub use_nnue: bool,
     eval: Arc<Eval>,
     running: Option<Running>,
     next_id: u64,
@@ -103,6 +109,8 @@ impl Session {
             tt_sized: false,
             threads: 1,
             eval_dir: None,
+            net_file: None,
+            use_nnue: true,
             eval: Arc::new(eval),
             running: None,
             next_id: 1,
@@ -120,19 +128,77 @@ impl Session {
     pub fn set_game(&mut self, variant: &str, fen: Option<&str>) -> Result<(), String> {
         let game = Game::new(variant, fen)?;
         if game.variant().name != self.eval.variant {
-            let eval = Eval::load(game.variant(), self.eval_dir.as_deref())?;
-            self.eval = Arc::new(eval);
+            self.eval = Arc::new(self.make_eval(game.variant(), self.eval_dir.as_deref())?);
         }
         self.game = game;
         Ok(())
     }
 
+    /// The evaluation of `def`'s game: the tables of `dir` (or the built-in ones), and
+    /// the loaded network when it is made for this game and `use_nnue` is on.
+    fn make_eval(&self, def: &'static VariantDef, dir: Option<&Path>) -> Result<Eval, String> {
+        let eval = Eval::load(def, dir)?;
+        let net = match (&self.net_file, self.use_nnue) {
+            (Some((path, file)), true) => {
+                Network::for_game(file, def, &path.display().to_string()).ok()
+            }
+            _ => None,
+        };
+        Ok(eval.with_net(net))
+    }
+
     /// Reads the evaluation tables again from `dir` (or the built-in ones).
     pub fn set_eval_dir(&mut self, dir: Option<PathBuf>) -> Result<(), String> {
-        let eval = Eval::load(self.game.variant(), dir.as_deref())?;
+        let eval = self.make_eval(self.game.variant(), dir.as_deref())?;
         self.eval = Arc::new(eval);
         self.eval_dir = dir;
         Ok(())
+    }
+
+    /// Loads the network file `path` (`None`: no network). A file that cannot be read,
+    /// is malformed or does not fit a game it names is refused, and the evaluation
+    /// stays as it was. A good file for other games is kept for them: the answer is
+    /// then a note that the current game goes on with its tables.
+    pub fn set_net_file(&mut self, path: Option<PathBuf>) -> Result<Option<String>, String> {
+        let Some(path) = path else {
+            self.net_file = None;
+            self.eval = Arc::new(self.make_eval(self.game.variant(), self.eval_dir.as_deref())?);
+            return Ok(None);
+        };
+        let named = |e: String| format!("net file {}: {e}", path.display());
+        let file = NetFile::read(&path).map_err(|e| named(e.to_string()))?;
+        Network::check_games(&file).map_err(|e| named(e.to_string()))?;
+        let games = file.games.join(", ");
+        self.net_file = Some((path.clone(), Arc::new(file)));
+        self.eval = Arc::new(self.make_eval(self.game.variant(), self.eval_dir.as_deref())?);
+        Ok(match self.eval.net() {
+            Some(_) => None,
+            None if !self.use_nnue => Some(named("loaded; Use NNUE is off".into())),
+            None => Some(named(format!(
+                "made for {games}; {} is evaluated with its tables",
+                self.game.variant().name
+            ))),
+        })
+    }
+
+    /// Turns the network on or off (`Use NNUE`).
+    pub fn set_use_nnue(&mut self, on: bool) -> Result<(), String> {
+        self.use_nnue = on;
+        self.eval = Arc::new(self.make_eval(self.game.variant(), self.eval_dir.as_deref())?);
+        Ok(())
+    }
+
+    /// The static evaluation of the current position, for the side to move.
+    pub fn static_eval(&self) -> Result<i32, String> {
+        self.game.evaluate(&self.eval)
+    }
+
+    /// Which evaluation is in use: "network FILE" or "tables".
+    pub fn eval_description(&self) -> String {
+        match self.eval.net() {
+            Some(n) => format!("network {}", n.source),
+            None => "tables".to_string(),
+        }
     }
 
     /// Resizes (and clears) the transposition table; when the memory cannot be had the

@@ -100,6 +100,13 @@ impl Uci {
                 let fen = self.s.game.fen();
                 self.info(&format!("variant {} fen {fen}", self.s.variant()));
             }
+            "eval" => match self.s.static_eval() {
+                Ok(cp) => self.info(&format!(
+                    "eval {cp} cp for the side to move ({})",
+                    self.s.eval_description()
+                )),
+                Err(e) => self.info(&format!("Error: {e}")),
+            },
             _ => self.info(&format!("Error (unknown command): {line}")),
         }
     }
@@ -122,6 +129,8 @@ impl Uci {
         o.line("option name Ponder type check default false");
         o.line("option name Move Overhead type spin default 30 min 0 max 5000");
         o.line("option name EvalTables type string default <empty>");
+        o.line("option name EvalFile type string default <empty>");
+        o.line("option name Use NNUE type check default true");
         o.line("option name Clear Hash type button");
         o.line("uciok");
     }
@@ -186,6 +195,22 @@ impl Uci {
                     self.info(&format!("Error: {e}"));
                 }
             }
+            "evalfile" => {
+                let path = (!value.is_empty() && value != "<empty>").then(|| PathBuf::from(value));
+                match self.s.set_net_file(path) {
+                    Ok(Some(note)) => self.info(&note),
+                    Ok(None) => self.info(&format!("evaluation: {}", self.s.eval_description())),
+                    Err(e) => self.info(&format!("Error: {e}")),
+                }
+            }
+            "use nnue" => match value {
+                "true" | "false" => {
+                    if let Err(e) = self.s.set_use_nnue(value == "true") {
+                        self.info(&format!("Error: {e}"));
+                    }
+                }
+                _ => self.info(&format!("Error (bad value for Use NNUE): {value}")),
+            },
             _ => self.info(&format!("Error (unknown option): {name}")),
         }
     }

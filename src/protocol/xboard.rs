@@ -113,6 +113,8 @@ impl Xboard {
             names.join(",")
         ));
         self.out("feature option=\"Eval tables -path \"");
+        self.out("feature option=\"EvalFile -file \"");
+        self.out("feature option=\"Use NNUE -check 1\"");
         self.out("feature option=\"Clear Hash -button\"");
         self.out("feature done=1");
     }
@@ -685,6 +687,22 @@ impl Xboard {
                     self.out(&format!("tellusererror {e}"));
                 }
             }
+            "EvalFile" => {
+                let path = (!value.is_empty()).then(|| PathBuf::from(value));
+                match self.s.set_net_file(path) {
+                    Ok(Some(note)) => self.out(&format!("# {note}")),
+                    Ok(None) => self.out(&format!("# evaluation: {}", self.s.eval_description())),
+                    Err(e) => self.out(&format!("tellusererror {e}")),
+                }
+            }
+            "Use NNUE" => match value {
+                "0" | "1" => {
+                    if let Err(e) = self.s.set_use_nnue(value == "1") {
+                        self.out(&format!("tellusererror {e}"));
+                    }
+                }
+                _ => self.error("bad value for Use NNUE", rest),
+            },
             "Clear Hash" => self.s.clear_hash(),
             _ => self.error("unknown option", rest),
         }

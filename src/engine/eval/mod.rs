@@ -22,6 +22,7 @@ use std::sync::Arc;
 use crate::engine::eval::params::{Layout, KING_DANGER_UNITS};
 use crate::engine::eval::pawns::PawnCache;
 use crate::engine::eval::tables::{EvalTables, Pair, Scales, Term};
+use crate::engine::nnue::Network;
 use crate::rules::compile::{BoardWidth, PieceType, Rules, MAX_TYPES};
 use crate::rules::geometry::{Square, MAX_SQUARES, NO_SQUARE};
 use crate::rules::position::{Color, Position, SquareWeights};
@@ -69,6 +70,8 @@ pub struct Eval {
     centre_distance: Vec<i32>,
     king: PieceType,
     pawn: Option<PieceType>,
+    /// A network that evaluates instead of the tables (`None`: the tables).
+    net: Option<Arc<Network>>,
 }
 
 /// Which parameters an evaluation used, from White's point of view: the input of
@@ -163,6 +166,7 @@ impl Eval {
             params,
             psq,
             square_weights,
+            net: None,
             order_value,
             phase_total: start_phase(def, &phase_weight),
             phase_weight,
@@ -187,6 +191,20 @@ impl Eval {
     /// the file exists there, else from the built-in tables.
     pub fn load(def: &'static VariantDef, dir: Option<&Path>) -> Result<Eval, String> {
         Ok(Eval::new(&EvalTables::load(def, dir)?))
+    }
+
+    /// [`Eval::load`], evaluating with the network of the file `net` when one is given
+    /// (an error naming the file when it cannot be read or is not for this game).
+    pub fn load_with_net(
+        def: &'static VariantDef,
+        dir: Option<&Path>,
+        net: Option<&Path>,
+    ) -> Result<Eval, String> {
+        let eval = Eval::load(def, dir)?;
+        match net {
+            Some(path) => Ok(eval.with_net(Some(Network::load(path, def)?))),
+            None => Ok(eval),
+        }
     }
 
     /// The built-in evaluation of the variant named `variant`.
@@ -240,6 +258,25 @@ impl Eval {
         Arc::clone(&self.square_weights)
     }
 
+    /// This evaluation with `net` evaluating positions instead of the tables (the
+    /// tables still give piece values for move ordering, SEE and pruning margins).
+    pub fn with_net(mut self, net: Option<Network>) -> Eval {
+        self.net = net.map(Arc::new);
+        self
+    }
+
+    /// The network in use, if any.
+    pub fn net(&self) -> Option<&Network> {
+        self.net.as_deref()
+    }
+
+    /// Installs on `pos` what this evaluation reads from positions as they change:
+    /// the tables' square weights and, with a network, its accumulators.
+    pub fn prepare<B: BoardWidth>(&self, pos: &mut Position<B>) {
+        pos.set_square_weights(Some(self.square_weights()));
+        pos.set_input_columns(self.net.as_ref().map(|n| n.input_columns()));
+    }
+
     /// Empty sums, or sums that already hold the pieces' values and square bonuses when
     /// `pos` keeps them for this evaluation.
     #[inline(always)]
@@ -257,6 +294,9 @@ impl Eval {
 
     /// The static evaluation of `pos` for the side to move, in centipawns.
     pub fn evaluate<B: BoardWidth>(&self, pos: &Position<B>) -> i32 {
+        if let Some(net) = &self.net {
+            return net.evaluate(pos);
+        }
         let mut s = self.start_sums(pos);
         self.collect(pos, &mut s, |s| self.pawn_structure(pos, s));
         self.finish(pos, &s)
@@ -269,6 +309,9 @@ impl Eval {
         pos: &Position<B>,
         cache: &mut PawnCache<B>,
     ) -> i32 {
+        if let Some(net) = &self.net {
+            return net.evaluate(pos);
+        }
         let mut s = self.start_sums(pos);
         self.collect(pos, &mut s, |s| {
             let entry = cache.probe(pos, self.pawn, |sums: &mut Sums| {

@@ -1475,8 +1475,9 @@ pub fn search<B: BoardWidth>(
     on_info: &mut (dyn FnMut(&SearchInfo) + Send),
 ) -> SearchResult {
     let mut root = pos.clone();
-    // The evaluation's piece values and square bonuses are then summed as moves are made.
-    root.set_square_weights(Some(opts.eval.square_weights()));
+    // The evaluation's piece values and square bonuses (and a network's accumulators)
+    // are then kept up to date as moves are made.
+    opts.eval.prepare(&mut root);
     let mut legal = MoveList::new();
     root.generate_legal(&mut legal);
     let clock = Clock::start(&opts.limits);

@@ -314,6 +314,7 @@ impl<B: BoardWidth> Position<B> {
             },
             history: Vec::with_capacity(256),
             weights: None,
+            accumulators: None,
             start_fullmove: 1,
             start_side: Color::White,
         }

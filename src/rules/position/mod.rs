@@ -9,9 +9,11 @@
 //! - `attacks` — attackers of a square, checks, the Hia's field;
 //! - `movegen` — pseudo-legal and legal moves;
 //! - `weights` — [`SquareWeights`], a per-piece-square sum kept up to date;
+//! - `accumulator` — [`InputColumns`], a network's first layer kept up to date;
 //! - [`outcome`] — game end;
 //! - [`notation`] — move text, and [`notation::MoveError`].
 
+pub mod accumulator;
 mod attacks;
 mod fen;
 mod make;
@@ -20,6 +22,7 @@ pub mod notation;
 pub mod outcome;
 mod weights;
 
+pub use accumulator::{InputColumns, InputShape};
 pub use fen::{fen_board_cells, FenError};
 pub use movegen::{LegalityInfo, MoveSet};
 pub use weights::SquareWeights;
@@ -93,6 +96,7 @@ pub struct Position<B: BoardWidth> {
     st: State<B>,
     history: Vec<State<B>>,
     weights: Option<std::sync::Arc<SquareWeights>>,
+    accumulators: Option<Box<accumulator::Accumulators>>,
     start_fullmove: u32,
     start_side: Color,
 }
@@ -196,6 +200,7 @@ impl<B: BoardWidth> Position<B> {
         self.mailbox[sq] = piece_code(c, t);
         self.st.key ^= ZOBRIST.piece[t * 2 + c.index()][sq];
         self.weigh(piece_code(c, t), sq, 1);
+        self.accumulate_board(c, t, sq, true);
         if t == self.rules.king {
             self.king_sq[c] = sq;
         }
@@ -210,6 +215,7 @@ impl<B: BoardWidth> Position<B> {
         self.mailbox[sq] = NO_PIECE;
         self.st.key ^= ZOBRIST.piece[t * 2 + c.index()][sq];
         self.weigh(piece_code(c, t), sq, -1);
+        self.accumulate_board(c, t, sq, false);
         if t == self.rules.king {
             self.king_sq[c] = NO_SQUARE;
         }
@@ -221,6 +227,7 @@ impl<B: BoardWidth> Position<B> {
         let old = self.hand[c][t];
         self.st.key ^= ZOBRIST.hand_key(c, t, old) ^ ZOBRIST.hand_key(c, t, n);
         self.hand[c][t] = n;
+        self.accumulate_hand(c, t, old, n);
     }
 
     // ----- consistency -------------------------------------------------------------

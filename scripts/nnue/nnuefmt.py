@@ -1,0 +1,310 @@
+"""Readers and writers for sako's two network file formats (see docs/nnue.md).
+
+- SAKOFEAT: training positions written by `sako nnue-features`, read here without loading
+  the whole file: the file is memory-mapped as 16-bit words (every record starts at an even
+  byte, since the header has 16 bytes and a record 6 + 4n), and only the position of each
+  record and its few header fields are kept in memory.
+- SAKONNUE: a quantised network as the engine loads it.
+
+Only numpy is needed, so evaluate.py runs without JAX.
+"""
+
+import mmap
+import os
+import struct
+from array import array
+
+import numpy as np
+
+FEAT_MAGIC = b"SAKOFEAT"
+FEAT_VERSION = 1
+NET_MAGIC = b"SAKONNUE"
+NET_VERSION = 1
+
+K_HAND = 8  # hand cap K
+QA = 255  # W1, B1 scale
+QB = 64  # W2 scale (B2 uses QA*QB)
+WEIGHT_CLIP = 1.98
+
+I16_MIN, I16_MAX = -(1 << 15), (1 << 15) - 1
+I32_MIN, I32_MAX = -(1 << 31), (1 << 31) - 1
+
+
+class FormatError(Exception):
+    pass
+
+
+def num_inputs(types, squares, hand=K_HAND):
+    """F = 2*T*(N + K), the inputs per point of view."""
+    return 2 * types * (squares + hand)
+
+
+class FeatureFile:
+    """One SAKOFEAT file, memory-mapped.
+
+    Per position (arrays of length `count`): `offset` (word index of the record),
+    `stm` (0 White, 1 Black), `result` (0 Black won, 1 draw, 2 White won),
+    `score` (centipawns, White's view) and `n` (active inputs per view).
+    """
+
+    def __init__(self, path, check_inputs=True):
+        self.path = path
+        size = os.path.getsize(path)
+        if size < 16:
+            raise FormatError(f"{path}: {size} bytes, shorter than the 16-byte header")
+        with open(path, "rb") as f:
+            head = f.read(16)
+        magic, version, F = struct.unpack("<8sII", head)
+        if magic != FEAT_MAGIC:
+            raise FormatError(f"{path}: bad magic {magic!r} (want {FEAT_MAGIC!r})")
+        if version != FEAT_VERSION:
+            raise FormatError(f"{path}: version {version}, this reader knows {FEAT_VERSION}")
+        if F == 0 or F > 65535:
+            raise FormatError(f"{path}: F = {F} out of range")
+        if size % 2:
+            raise FormatError(f"{path}: odd length {size}, a record was cut")
+        self.F = F
+        self.words = np.memmap(path, dtype="<u2", mode="r")
+        self.offset = self._scan(path, size // 2)
+        self.count = len(self.offset)
+        head = np.asarray(self.words[self.offset])
+        self.stm = (head & 0xFF).astype(np.uint8)
+        self.result = (head >> 8).astype(np.uint8)
+        self.score = np.asarray(self.words[self.offset + 1]).view("<i2").astype(np.int16)
+        self.n = np.asarray(self.words[self.offset + 2]).astype(np.uint16)
+        if self.count:
+            if self.stm.max() > 1:
+                bad = int(np.argmax(self.stm > 1))
+                raise FormatError(f"{path}: position {bad}: side to move {self.stm[bad]}")
+            if self.result.max() > 2:
+                bad = int(np.argmax(self.result > 2))
+                raise FormatError(f"{path}: position {bad}: result {self.result[bad]}")
+        if check_inputs:
+            self._check_inputs()
+
+    @staticmethod
+    def _scan(path, nwords):
+        """Word offsets of every record (a sequential walk: each record's length is in it)."""
+        if not np.little_endian:
+            raise FormatError("this reader needs a little-endian machine")
+        offs = array("q")
+        append = offs.append
+        with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+            mv = memoryview(mm).cast("H")
+            try:
+                p = 8
+                end = nwords
+                while p < end:
+                    if p + 3 > end:
+                        raise FormatError(f"{path}: record {len(offs)} cut in its header")
+                    append(p)
+                    p += 3 + 2 * mv[p + 2]
+            finally:
+                mv.release()
+        if p != end:
+            raise FormatError(f"{path}: record {len(offs) - 1} runs past the end of the file")
+        return np.frombuffer(offs, dtype=np.int64).copy() if len(offs) else np.zeros(0, np.int64)
+
+    def _check_inputs(self, chunk=1 << 24):
+        """Every input index below F (checked over the file in chunks of words)."""
+        if self.count == 0:
+            return
+        w = self.words
+        nwords = len(w)
+        starts = self.offset
+        lo = 8
+        while lo < nwords:
+            hi = min(nwords, lo + chunk)
+            block = np.asarray(w[lo:hi])
+            keep = np.ones(hi - lo, dtype=bool)
+            a = np.searchsorted(starts, lo - 2)
+            b = np.searchsorted(starts, hi)
+            for k in range(3):
+                pos = starts[a:b] + k - lo
+                pos = pos[(pos >= 0) & (pos < hi - lo)]
+                keep[pos] = False
+            vals = block[keep]
+            if vals.size and int(vals.max()) >= self.F:
+                word = lo + int(np.flatnonzero(keep)[np.argmax(vals >= self.F)])
+                rec = int(np.searchsorted(starts, word, side="right")) - 1
+                raise FormatError(
+                    f"{self.path}: position {rec}: input {int(w[word])} >= F = {self.F}")
+            lo = hi
+
+    def gather(self, local, width, pad):
+        """White's and Black's view inputs of positions `local`, as (len, width) int32 arrays
+        padded with `pad`."""
+        m = len(local)
+        n = self.n[local].astype(np.int64)
+        if m and n.max() > width:
+            raise ValueError(f"a position has {n.max()} inputs, more than the width {width}")
+        white = np.full((m, width), pad, dtype=np.int32)
+        black = np.full((m, width), pad, dtype=np.int32)
+        total = int(n.sum())
+        if total:
+            rows = np.repeat(np.arange(m), n)
+            first = np.cumsum(n) - n
+            cols = np.arange(total) - np.repeat(first, n)
+            base = np.repeat(self.offset[local] + 3, n) + cols
+            white[rows, cols] = self.words[base]
+            black[rows, cols] = self.words[base + np.repeat(n, n)]
+        return white, black
+
+
+class FeatureSet:
+    """Several feature files seen as one list of positions (all with the same F)."""
+
+    def __init__(self, paths, check_inputs=True):
+        self.files = [FeatureFile(p, check_inputs) for p in paths]
+        Fs = {f.F for f in self.files}
+        if len(Fs) != 1:
+            raise FormatError("the feature files disagree on F: " + ", ".join(
+                f"{f.path}: {f.F}" for f in self.files))
+        self.F = Fs.pop()
+        self.starts = np.cumsum([0] + [f.count for f in self.files])
+        self.count = int(self.starts[-1])
+        cat = lambda name: np.concatenate([getattr(f, name) for f in self.files]) \
+            if self.files else np.zeros(0)
+        self.stm = cat("stm")
+        self.result = cat("result")
+        self.score = cat("score")
+        self.n = cat("n")
+        self.max_n = int(self.n.max()) if self.count else 0
+
+    def targets(self, lam):
+        """lam*wdl + (1-lam)*sigmoid(score/400), both from the side to move's view."""
+        wdl_white = self.result.astype(np.float32) * 0.5
+        black = self.stm == 1
+        wdl = np.where(black, 1.0 - wdl_white, wdl_white)
+        score = self.score.astype(np.float32)
+        score = np.where(black, -score, score)
+        return (lam * wdl + (1.0 - lam) / (1.0 + np.exp(-score / 400.0))).astype(np.float32)
+
+    def gather(self, idx, width):
+        """(us, them) input arrays of global positions `idx` (any order), padded with F.
+        `us` is the side to move's view. Rows come back in the order of `idx`."""
+        idx = np.asarray(idx, dtype=np.int64)
+        order = np.argsort(idx, kind="stable")
+        sidx = idx[order]
+        white = np.empty((len(idx), width), dtype=np.int32)
+        black = np.empty((len(idx), width), dtype=np.int32)
+        bounds = np.searchsorted(sidx, self.starts)
+        for k, f in enumerate(self.files):
+            a, b = bounds[k], bounds[k + 1]
+            if a == b:
+                continue
+            w, bl = f.gather(sidx[a:b] - self.starts[k], width, self.F)
+            white[order[a:b]] = w
+            black[order[a:b]] = bl
+        blk = self.stm[idx] == 1
+        us = np.where(blk[:, None], black, white)
+        them = np.where(blk[:, None], white, black)
+        return us, them
+
+
+class Net:
+    """A quantised network: integer arrays as stored in the file."""
+
+    def __init__(self, games, T, N, K, H, W1, B1, W2, B2):
+        self.games, self.T, self.N, self.K, self.H = games, T, N, K, H
+        self.F = num_inputs(T, N, K)
+        self.W1 = np.asarray(W1, dtype=np.int64).reshape(self.F, H)
+        self.B1 = np.asarray(B1, dtype=np.int64).reshape(H)
+        self.W2 = np.asarray(W2, dtype=np.int64).reshape(2 * H)
+        self.B2 = int(B2)
+
+    def file_size(self):
+        return 8 + 4 + 4 + len(self.games.encode()) + 16 + self.F * self.H * 2 \
+            + self.H * 2 + 2 * self.H * 2 + 4
+
+
+def check_games(games):
+    names = [g.strip() for g in games.split(",")]
+    if not names or any(not g or any(c.isspace() for c in g) for g in names):
+        raise ValueError(f"bad games list {games!r} (want comma-separated names)")
+    return ",".join(names)
+
+
+def check_hidden(H):
+    if not (8 <= H <= 4096 and H % 8 == 0):
+        raise ValueError(f"H = {H}: the engine wants 8 <= H <= 4096 and a multiple of 8")
+
+
+def round_half_away(x):
+    x = np.asarray(x, dtype=np.float64)
+    return np.trunc(x + np.copysign(0.5, x))
+
+
+def quantise(games, T, N, K, W1, B1, W2, B2):
+    """Float weights to the integer net (W1, B1 times QA; W2 times QB; B2 times QA*QB)."""
+    H = int(np.shape(B1)[0])
+    q1 = round_half_away(np.asarray(W1) * QA)
+    qb1 = round_half_away(np.asarray(B1) * QA)
+    q2 = round_half_away(np.asarray(W2) * QB)
+    qb2 = round_half_away(float(B2) * QA * QB)
+    for name, arr in (("W1", q1), ("B1", qb1), ("W2", q2)):
+        if arr.size and (arr.min() < I16_MIN or arr.max() > I16_MAX):
+            raise ValueError(f"{name} does not fit 16 bits after quantisation")
+    if not I32_MIN <= qb2 <= I32_MAX:
+        raise ValueError("B2 does not fit 32 bits after quantisation")
+    return Net(games, T, N, K, H, q1, qb1, q2, int(qb2))
+
+
+def write_net(path, net):
+    games = net.games.encode("utf-8")
+    parts = [
+        struct.pack("<8sII", NET_MAGIC, NET_VERSION, len(games)),
+        games,
+        struct.pack("<4I", net.T, net.N, net.K, net.H),
+        net.W1.astype("<i2").tobytes(),
+        net.B1.astype("<i2").tobytes(),
+        net.W2.astype("<i2").tobytes(),
+        struct.pack("<i", net.B2),
+    ]
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        for p in parts:
+            f.write(p)
+    os.replace(tmp, path)
+    size = os.path.getsize(path)
+    if size != net.file_size():
+        raise AssertionError(f"{path}: wrote {size} bytes, expected {net.file_size()}")
+    return size
+
+
+def read_net(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < 16:
+        raise FormatError(f"{path}: too short for a net")
+    magic, version, L = struct.unpack_from("<8sII", data, 0)
+    if magic != NET_MAGIC:
+        raise FormatError(f"{path}: bad magic {magic!r} (want {NET_MAGIC!r})")
+    if version != NET_VERSION:
+        raise FormatError(f"{path}: version {version}, this reader knows {NET_VERSION}")
+    p = 16
+    if len(data) < p + L + 16:
+        raise FormatError(f"{path}: cut in the header")
+    try:
+        games = data[p:p + L].decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise FormatError(f"{path}: games text is not UTF-8: {e}")
+    p += L
+    T, N, K, H = struct.unpack_from("<4I", data, p)
+    p += 16
+    if not (8 <= H <= 4096 and H % 8 == 0):
+        raise FormatError(f"{path}: H = {H} (want 8..4096, a multiple of 8)")
+    if K != K_HAND:
+        raise FormatError(f"{path}: K = {K}, sako uses {K_HAND}")
+    if T == 0 or N == 0:
+        raise FormatError(f"{path}: T = {T}, N = {N}")
+    F = num_inputs(T, N, K)
+    want = p + F * H * 2 + H * 2 + 2 * H * 2 + 4
+    if len(data) != want:
+        raise FormatError(f"{path}: {len(data)} bytes, a net with F = {F}, H = {H} "
+                          f"and L = {L} has {want}")
+    W1 = np.frombuffer(data, "<i2", F * H, p); p += F * H * 2
+    B1 = np.frombuffer(data, "<i2", H, p); p += H * 2
+    W2 = np.frombuffer(data, "<i2", 2 * H, p); p += 2 * H * 2
+    (B2,) = struct.unpack_from("<i", data, p)
+    return Net(games, T, N, K, H, W1, B1, W2, B2)

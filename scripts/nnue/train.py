@@ -1,0 +1,376 @@
+#!/usr/bin/env python3
+"""Train a sako network (docs/nnue.md) on SAKOFEAT feature files with JAX and optax.
+
+    train.py --data FILE.bin [FILE.bin ...] --out NET.nnue --games normal \\
+             --types 6 --squares 64 --hidden 256 --epochs 10 --batch 16384 --lr 1e-3 \\
+             --lambda 0.5 --seed 1 --val-share 0.02 --loss-csv loss.csv --threads 1
+
+The model is the engine's: a_v = B1 + sum of the W1 rows of the inputs active in view v,
+clipped to [0, 1], the side to move's accumulator first, y = B2 + W2 . [us, them], and
+eval = 400*y centipawns. The loss is the mean squared error between sigmoid(y) and
+lambda*wdl + (1 - lambda)*sigmoid(score/400), both from the side to move's view. Adam with
+a learning-rate drop, every weight and bias clipped to [-1.98, 1.98] after each step.
+
+After every epoch the float weights and the optimiser state go to a checkpoint (.npz;
+`--resume CKPT` continues from it) and the quantised net to --out.
+"""
+
+import argparse
+import csv
+import math
+import os
+import sys
+import time
+
+
+def parse_args(argv=None):
+    ap = argparse.ArgumentParser(
+        description="Train a sako NNUE network.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    ap.add_argument("--data", nargs="+", required=True, help="SAKOFEAT feature files")
+    ap.add_argument("--out", required=True, help="quantised net to write (.nnue)")
+    ap.add_argument("--games", required=True,
+                    help="comma-separated sako game names the net is for (normal, shatar,shatarhia)")
+    ap.add_argument("--types", type=int, required=True, help="piece types T of the games")
+    ap.add_argument("--squares", type=int, required=True, help="squares N of the games")
+    ap.add_argument("--hidden", type=int, default=256, help="accumulator size H")
+    ap.add_argument("--epochs", type=int, default=10, help="total epochs (a resumed run included)")
+    ap.add_argument("--batch", type=int, default=16384)
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--schedule", choices=("step", "cosine"), default="step",
+                    help="step: lr times --lr-drop for the last --drop-share of the epochs; "
+                         "cosine: cosine decay to lr*--lr-drop over the run")
+    ap.add_argument("--lr-drop", type=float, default=0.1)
+    ap.add_argument("--drop-share", type=float, default=0.2)
+    ap.add_argument("--lambda", dest="lam", type=float, default=0.5,
+                    help="weight of the game result in the target (1-lambda: the score)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--val-share", type=float, default=0.02,
+                    help="share of positions held out for the validation loss")
+    ap.add_argument("--loss-csv", default=None,
+                    help="CSV of epoch,train_loss,val_loss,seconds (appended to on --resume)")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="CPU devices (threads) the batch is split over")
+    ap.add_argument("--checkpoint", default=None,
+                    help="checkpoint to write each epoch (default: OUT without .nnue + .ckpt.npz)")
+    ap.add_argument("--resume", default=None, help="checkpoint to continue from")
+    ap.add_argument("--stop-after", type=int, default=None,
+                    help="end after this epoch (the schedule still follows --epochs); "
+                         "continue later with --resume")
+    ap.add_argument("--progress", type=float, default=60.0,
+                    help="seconds between progress lines inside an epoch (0: none)")
+    args = ap.parse_args(argv)
+    if args.threads < 1:
+        ap.error("--threads must be at least 1")
+    if args.epochs < 1 or args.batch < 1 or args.lr <= 0:
+        ap.error("--epochs, --batch and --lr must be positive")
+    if not 0.0 <= args.lam <= 1.0:
+        ap.error("--lambda must be in [0, 1]")
+    if not 0.0 <= args.val_share < 1.0:
+        ap.error("--val-share must be in [0, 1)")
+    if args.checkpoint is None:
+        base = args.out[:-5] if args.out.endswith(".nnue") else args.out
+        args.checkpoint = base + ".ckpt.npz"
+    return args
+
+
+args = parse_args()
+
+# The thread count must be fixed before JAX starts: one single-threaded CPU device per
+# thread, and the batch split over the devices.
+# Our flags go first: XLA stops reading XLA_FLAGS at the first word that is not a
+# --flag (such as a bare "intra_op_parallelism_threads=1").
+_flags = f"--xla_force_host_platform_device_count={args.threads}"
+_user = os.environ.get("XLA_FLAGS", "")
+if "xla_cpu_multi_thread_eigen" not in _user:
+    _flags += " --xla_cpu_multi_thread_eigen=false"
+_flags += " " + _user
+os.environ["XLA_FLAGS"] = _flags.strip()
+for _v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_v, "1")
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+
+import numpy as np  # noqa: E402
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+import optax  # noqa: E402
+
+import nnuefmt  # noqa: E402
+from nnuefmt import K_HAND, WEIGHT_CLIP  # noqa: E402
+
+PARAM_NAMES = ("W1", "B1", "W2", "B2")
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+# ---------------------------------------------------------------- model
+
+def forward(params, us, them):
+    """y for each row: us/them are (b, width) input indices, F meaning "no input"."""
+    W1 = params["W1"]
+    H = W1.shape[1]
+    table = jnp.concatenate([W1, jnp.zeros((1, H), W1.dtype)])  # row F is zero
+    idx = jnp.concatenate([us, them], axis=0)  # (2b, width)
+
+    # Sum the gathered rows one input slot at a time: memory stays (2b, H), and the
+    # backward pass is one scatter-add of (2b, H) per slot.
+    def add_slot(acc, col):
+        return acc + jnp.take(table, col, axis=0, mode="clip"), None
+
+    acc0 = jnp.broadcast_to(params["B1"], (idx.shape[0], H))
+    acc, _ = jax.lax.scan(add_slot, acc0, idx.T, unroll=4)
+    act = jnp.clip(acc, 0.0, 1.0)
+    b = us.shape[0]
+    W2 = params["W2"]
+    return params["B2"] + act[:b] @ W2[:H] + act[b:] @ W2[H:]
+
+
+def sse(params, us, them, target, weight):
+    d = jax.nn.sigmoid(forward(params, us, them)) - target
+    return jnp.sum(weight * d * d)
+
+
+def make_functions(adam):
+    def train_step(params, opt_state, us, them, target, weight, lr):
+        loss, grads = jax.value_and_grad(sse)(params, us, them, target, weight)
+        grads = jax.lax.psum(grads, "dev")
+        loss = jax.lax.psum(loss, "dev")
+        total = jnp.maximum(jax.lax.psum(jnp.sum(weight), "dev"), 1.0)
+        grads = jax.tree_util.tree_map(lambda g: g / total, grads)
+        updates, opt_state = adam.update(grads, opt_state, params)
+        params = jax.tree_util.tree_map(
+            lambda p, u: jnp.clip(p - lr * u, -WEIGHT_CLIP, WEIGHT_CLIP), params, updates)
+        return params, opt_state, loss
+
+    def eval_step(params, us, them, target, weight):
+        return jax.lax.psum(sse(params, us, them, target, weight), "dev")
+
+    train = jax.pmap(train_step, axis_name="dev", in_axes=(0, 0, 0, 0, 0, 0, None),
+                     donate_argnums=(0, 1))
+    evaluate = jax.pmap(eval_step, axis_name="dev")
+    return train, evaluate
+
+
+def init_params(rng, F, H, mean_n):
+    s1 = 1.0 / math.sqrt(max(mean_n, 1.0))
+    s2 = 1.0 / math.sqrt(2 * H)
+    return {
+        "W1": rng.normal(0.0, s1, size=(F, H)).clip(-WEIGHT_CLIP, WEIGHT_CLIP).astype(np.float32),
+        "B1": np.full((H,), 0.0, np.float32),
+        "W2": rng.uniform(-s2, s2, size=(2 * H,)).astype(np.float32),
+        "B2": np.zeros((), np.float32),
+    }
+
+
+# ---------------------------------------------------------------- checkpoints
+
+def save_checkpoint(path, params, opt_state, epoch, meta):
+    leaves = jax.tree_util.tree_leaves(opt_state)
+    arrays = {k: np.asarray(params[k]) for k in PARAM_NAMES}
+    for i, leaf in enumerate(leaves):
+        arrays[f"opt_{i}"] = np.asarray(leaf)
+    arrays["opt_count"] = np.array(len(leaves))
+    arrays["epoch"] = np.array(epoch)
+    for k, v in meta.items():
+        arrays["meta_" + k] = np.array(v)
+    tmp = path + ".tmp.npz"
+    np.savez(tmp, **arrays)
+    os.replace(tmp, path)
+
+
+def load_checkpoint(path, adam, F, H):
+    with np.load(path) as z:
+        params = {k: z[k].astype(np.float32) for k in PARAM_NAMES}
+        if params["W1"].shape != (F, H):
+            sys.exit(f"{path}: W1 is {params['W1'].shape}, this run wants ({F}, {H})")
+        epoch = int(z["epoch"])
+        opt_state = adam.init(params)
+        leaves, treedef = jax.tree_util.tree_flatten(opt_state)
+        if "opt_count" in z and int(z["opt_count"]) == len(leaves) and all(
+                z[f"opt_{i}"].shape == np.shape(l) for i, l in enumerate(leaves)):
+            opt_state = jax.tree_util.tree_unflatten(
+                treedef, [z[f"opt_{i}"].astype(np.asarray(l).dtype) for i, l in enumerate(leaves)])
+        else:
+            log(f"{path}: no usable optimiser state, Adam restarts from zero moments")
+        meta = {k[5:]: z[k].item() for k in z.files if k.startswith("meta_")}
+    return params, opt_state, epoch, meta
+
+
+# ---------------------------------------------------------------- training
+
+def learning_rate(args, step, steps_per_epoch):
+    total = args.epochs * steps_per_epoch
+    if args.schedule == "cosine":
+        t = min(step / max(total, 1), 1.0)
+        lo = args.lr * args.lr_drop
+        return lo + 0.5 * (args.lr - lo) * (1.0 + math.cos(math.pi * t))
+    drop_epoch = args.epochs - int(round(args.drop_share * args.epochs))
+    return args.lr * (args.lr_drop if step // steps_per_epoch >= drop_epoch else 1.0)
+
+
+class Batcher:
+    """Builds padded device batches from the memory-mapped feature files."""
+
+    def __init__(self, data, targets, width, batch, devices):
+        self.data, self.targets, self.width = data, targets, width
+        self.devices = devices
+        self.per_dev = -(-batch // devices)
+        self.size = self.per_dev * devices
+
+    def make(self, idx):
+        """(us, them, target, weight), each with a leading device axis; rows past len(idx)
+        are padding with weight 0."""
+        m = len(idx)
+        us = np.full((self.size, self.width), self.data.F, dtype=np.int32)
+        them = np.full((self.size, self.width), self.data.F, dtype=np.int32)
+        target = np.zeros(self.size, np.float32)
+        weight = np.zeros(self.size, np.float32)
+        us[:m], them[:m] = self.data.gather(idx, self.width)
+        target[:m] = self.targets[idx]
+        weight[:m] = 1.0
+        d, b = self.devices, self.per_dev
+        return (us.reshape(d, b, -1), them.reshape(d, b, -1),
+                target.reshape(d, b), weight.reshape(d, b))
+
+
+def validation_loss(evaluate, params, batcher, val_idx):
+    if len(val_idx) == 0:
+        return float("nan")
+    total = []
+    for a in range(0, len(val_idx), batcher.size):
+        total.append(evaluate(params, *batcher.make(val_idx[a:a + batcher.size])))
+    return float(sum(float(t[0]) for t in total)) / len(val_idx)
+
+
+def write_net(path, params, args):
+    host = {k: np.asarray(v) for k, v in params.items()}
+    net = nnuefmt.quantise(args.games, args.types, args.squares, K_HAND,
+                           host["W1"], host["B1"], host["W2"], host["B2"])
+    return nnuefmt.write_net(path, net)
+
+
+def main():
+    try:
+        args.games = nnuefmt.check_games(args.games)
+        nnuefmt.check_hidden(args.hidden)
+    except ValueError as e:
+        sys.exit(str(e))
+    t_load = time.time()
+    try:
+        data = nnuefmt.FeatureSet(args.data)
+    except (nnuefmt.FormatError, OSError) as e:
+        sys.exit(f"error: {e}")
+    T, N, H = args.types, args.squares, args.hidden
+    F = nnuefmt.num_inputs(T, N)
+    if data.F != F:
+        sys.exit(f"the feature files have F = {data.F}, but T = {T}, N = {N} give "
+                 f"2*T*(N+{K_HAND}) = {F}")
+    if data.count == 0:
+        sys.exit("the feature files hold no positions")
+    width = max(data.max_n, 1)
+    targets = data.targets(args.lam)
+    log(f"data: {data.count} positions in {len(data.files)} file(s), F = {F}, "
+        f"inputs per view mean {data.n.mean():.1f} max {data.max_n}, "
+        f"mean target {targets.mean():.3f} (loaded in {time.time() - t_load:.1f} s)")
+    if data.max_n >= 64:
+        log(f"warning: up to {data.max_n} active inputs: with every weight at the clip "
+            f"(505 after quantisation) an i16 accumulator of {data.max_n} rows plus the "
+            f"bias could pass 32767")
+
+    rng = np.random.default_rng(args.seed)
+    perm = rng.permutation(data.count)
+    n_val = int(round(args.val_share * data.count))
+    if args.val_share > 0 and n_val == 0:
+        n_val = 1
+    if n_val >= data.count:
+        sys.exit("no positions left for training")
+    val_idx = np.sort(perm[:n_val])
+    train_idx = perm[n_val:]
+
+    devices = jax.local_devices()[:args.threads]
+    if len(devices) < args.threads:
+        sys.exit(f"JAX made {len(devices)} CPU devices, not {args.threads}")
+    batcher = Batcher(data, targets, width, args.batch, len(devices))
+    steps_per_epoch = -(-len(train_idx) // batcher.size)
+    log(f"split: {len(train_idx)} train, {n_val} validation; batch {batcher.size} over "
+        f"{len(devices)} device(s), {steps_per_epoch} steps per epoch; H = {H}")
+
+    adam = optax.scale_by_adam()
+    train_step, eval_step = make_functions(adam)
+    meta = {"games": args.games, "T": T, "N": N, "K": K_HAND, "H": H, "F": F,
+            "seed": args.seed, "lam": args.lam}
+    start_epoch = 0
+    if args.resume:
+        params, opt_state, start_epoch, old = load_checkpoint(args.resume, adam, F, H)
+        for k in ("T", "N", "K", "H"):
+            if k in old and int(old[k]) != meta[k]:
+                sys.exit(f"{args.resume}: {k} = {old[k]}, this run has {meta[k]}")
+        log(f"resumed from {args.resume} after epoch {start_epoch}")
+    else:
+        params = init_params(rng, F, H, float(data.n.mean()))
+        opt_state = adam.init(params)
+
+    params = jax.device_put_replicated(params, devices)
+    opt_state = jax.device_put_replicated(opt_state, devices)
+
+    csv_file = None
+    if args.loss_csv:
+        append = bool(args.resume) and os.path.exists(args.loss_csv)
+        csv_file = open(args.loss_csv, "a" if append else "w", newline="")
+        writer = csv.writer(csv_file)
+        if not append:
+            writer.writerow(["epoch", "train_loss", "val_loss", "seconds"])
+            csv_file.flush()
+
+    t0 = time.time()
+    val0 = validation_loss(eval_step, params, batcher, val_idx)
+    log(f"epoch {start_epoch}: val loss {val0:.6f} ({time.time() - t0:.1f} s, includes compiling)")
+
+    end_epoch = args.epochs if args.stop_after is None else min(args.epochs, args.stop_after)
+    for epoch in range(start_epoch, end_epoch):
+        t_epoch = time.time()
+        order = train_idx[np.random.default_rng([args.seed, epoch]).permutation(len(train_idx))]
+        losses, pending = [], []
+        last_print = time.time()
+        for s in range(steps_per_epoch):
+            step = epoch * steps_per_epoch + s
+            lr = np.float32(learning_rate(args, step, steps_per_epoch))
+            batch = batcher.make(order[s * batcher.size:(s + 1) * batcher.size])
+            params, opt_state, loss = train_step(params, opt_state, *batch, lr)
+            losses.append(loss)
+            # Keep at most two steps queued so batches do not pile up in memory.
+            pending.append(loss)
+            if len(pending) > 2:
+                pending.pop(0).block_until_ready()
+            if args.progress > 0 and time.time() - last_print >= args.progress:
+                done = min((s + 1) * batcher.size, len(train_idx))
+                part = sum(float(l[0]) for l in losses) / done
+                log(f"  epoch {epoch + 1}: {done}/{len(train_idx)} positions, "
+                    f"train loss {part:.6f}, lr {lr:.2e}, {time.time() - t_epoch:.0f} s")
+                last_print = time.time()
+        train_loss = sum(float(l[0]) for l in losses) / len(train_idx)
+        val_loss = validation_loss(eval_step, params, batcher, val_idx)
+        seconds = time.time() - t_epoch
+        host_params = jax.tree_util.tree_map(lambda x: np.asarray(x[0]), params)
+        host_opt = jax.tree_util.tree_map(lambda x: np.asarray(x[0]), opt_state)
+        save_checkpoint(args.checkpoint, host_params, host_opt, epoch + 1, meta)
+        write_net(args.out, host_params, args)
+        log(f"epoch {epoch + 1}: train loss {train_loss:.6f}, val loss {val_loss:.6f}, "
+            f"lr {lr:.2e}, {seconds:.1f} s, {len(train_idx) / seconds:.0f} pos/s")
+        if csv_file:
+            writer.writerow([epoch + 1, f"{train_loss:.6f}", f"{val_loss:.6f}", f"{seconds:.1f}"])
+            csv_file.flush()
+
+    if start_epoch >= end_epoch:
+        host_params = jax.tree_util.tree_map(lambda x: np.asarray(x[0]), params)
+        write_net(args.out, host_params, args)
+    size = os.path.getsize(args.out)
+    log(f"wrote {args.out} ({size} bytes) and {args.checkpoint}")
+    if csv_file:
+        csv_file.close()
+
+
+if __name__ == "__main__":
+    main()

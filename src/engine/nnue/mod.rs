@@ -1,0 +1,171 @@
+//! An efficiently updatable neural network (NNUE) evaluation: an input layer whose
+//! accumulators the position keeps up to date (`rules::position::accumulator`), a
+//! clipped ReLU, and one output for the side to move. The format and the numbering of
+//! the inputs are in `docs/nnue.md`; `scripts/nnue/` trains the nets.
+
+pub mod file;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::rules::compile::BoardWidth;
+use crate::rules::position::{Color, InputColumns, InputShape, Position};
+use crate::rules::variant::{all_variants, variant_id, VariantDef};
+
+pub use file::{NetError, NetFile};
+
+/// Scale of the input layer's weights: a hidden value of 1.0 is `QA`.
+pub const QA: i32 = 255;
+/// Scale of the output weights.
+pub const QB: i32 = 64;
+/// Centipawns per unit of the network's output.
+pub const OUTPUT_SCALE: i32 = 400;
+
+/// A network ready to evaluate positions of one game.
+#[derive(Clone, Debug)]
+pub struct Network {
+    /// Where it came from (a file name, or "built-in").
+    pub source: String,
+    columns: Arc<InputColumns>,
+    out_weights: Vec<i16>,
+    out_bias: i32,
+}
+
+impl Network {
+    /// The network of `file` for the game `def`, or why it does not fit that game.
+    pub fn for_game(file: &NetFile, def: &VariantDef, source: &str) -> Result<Network, NetError> {
+        if !file.games.iter().any(|g| g == def.name) {
+            return Err(NetError::WrongGame {
+                game: def.name.to_string(),
+                games: file.games.clone(),
+            });
+        }
+        let shape = InputShape {
+            types: def.pieces.len(),
+            squares: def.geometry.squares(),
+            files: def.geometry.files,
+        };
+        if (file.types, file.squares) != (shape.types, shape.squares) {
+            return Err(NetError::WrongShape(format!(
+                "{} piece types on {} squares, but {} has {} on {}",
+                file.types, file.squares, def.name, shape.types, shape.squares
+            )));
+        }
+        let columns = InputColumns::new(shape, file.columns.clone(), file.bias.clone())
+            .ok_or_else(|| NetError::WrongShape("input layer size".into()))?;
+        Ok(Network {
+            source: source.to_string(),
+            columns: Arc::new(columns),
+            out_weights: file.out_weights.clone(),
+            out_bias: file.out_bias,
+        })
+    }
+
+    /// Checks that every game `file` names is known and fits its input layer.
+    pub fn check_games(file: &NetFile) -> Result<(), NetError> {
+        for game in &file.games {
+            let id = variant_id(game).ok_or_else(|| NetError::UnknownGame(game.clone()))?;
+            Network::for_game(file, &all_variants()[id], "")?;
+        }
+        Ok(())
+    }
+
+    /// Reads `path` and makes its network for `def`; the error names the file.
+    pub fn load(path: &Path, def: &VariantDef) -> Result<Network, String> {
+        let named = |e: NetError| format!("net file {}: {e}", path.display());
+        let file = NetFile::read(path).map_err(named)?;
+        Network::for_game(&file, def, &path.display().to_string()).map_err(named)
+    }
+
+    /// The input layer, for positions to keep accumulators of
+    /// ([`Position::set_input_columns`]).
+    pub fn input_columns(&self) -> Arc<InputColumns> {
+        Arc::clone(&self.columns)
+    }
+
+    /// Hidden-layer width.
+    pub fn width(&self) -> usize {
+        self.columns.width()
+    }
+
+    /// The evaluation of `pos` for the side to move, in centipawns: from the
+    /// position's accumulators when they are this network's, else computed afresh.
+    pub fn evaluate<B: BoardWidth>(&self, pos: &Position<B>) -> i32 {
+        let us = pos.side();
+        match pos.accumulators() {
+            Some((c, acc)) if Arc::ptr_eq(c, &self.columns) => {
+                self.output(&acc[us], &acc[us.flip()])
+            }
+            _ => {
+                let acc = self.columns.refresh(pos);
+                self.output(&acc[us], &acc[us.flip()])
+            }
+        }
+    }
+
+    /// The output layer on the side to move's accumulator `us` and the other's `them`.
+    fn output(&self, us: &[i16], them: &[i16]) -> i32 {
+        let h = self.width();
+        let sum = dot_clipped(us, &self.out_weights[..h]) as i64
+            + dot_clipped(them, &self.out_weights[h..]) as i64
+            + self.out_bias as i64;
+        (sum * OUTPUT_SCALE as i64 / (QA * QB) as i64) as i32
+    }
+
+    /// The same evaluation in floating point from the dequantised weights, with a
+    /// float clipped ReLU: the reference the integer path is tested against.
+    pub fn evaluate_float<B: BoardWidth>(&self, pos: &Position<B>) -> f64 {
+        let h = self.width();
+        let shape = self.columns.shape();
+        let view = |c: Color| {
+            let mut a: Vec<f64> = self.columns.bias().iter().map(|&b| b as f64).collect();
+            for i in crate::rules::position::accumulator::active_inputs(&shape, pos, c) {
+                for (x, &w) in a.iter_mut().zip(self.columns.column(i)) {
+                    *x += w as f64;
+                }
+            }
+            a.into_iter()
+                .map(|x| (x / QA as f64).clamp(0.0, 1.0))
+                .collect::<Vec<f64>>()
+        };
+        let us = pos.side();
+        let (a, b) = (view(us), view(us.flip()));
+        let w = |j: usize| self.out_weights[j] as f64 / QB as f64;
+        let mut y = self.out_bias as f64 / (QA * QB) as f64;
+        for j in 0..h {
+            y += w(j) * a[j] + w(h + j) * b[j];
+        }
+        y * OUTPUT_SCALE as f64
+    }
+}
+
+/// `Σ clamp(a[j], 0, QA) · w[j]`, with the widest vector instructions the CPU has (the
+/// result is the same on every path: integer arithmetic).
+#[inline]
+fn dot_clipped(a: &[i16], w: &[i16]) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has just been found to support AVX2.
+            return unsafe { dot_clipped_avx2(a, w) };
+        }
+    }
+    dot_clipped_plain(a, w)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn dot_clipped_avx2(a: &[i16], w: &[i16]) -> i32 {
+    dot_clipped_plain(a, w)
+}
+
+#[inline(always)]
+fn dot_clipped_plain(a: &[i16], w: &[i16]) -> i32 {
+    a.iter()
+        .zip(w)
+        .map(|(&x, &w)| i32::from(x.clamp(0, QA as i16)) * i32::from(w))
+        .sum()
+}
+
+#[cfg(test)]
+mod tests;

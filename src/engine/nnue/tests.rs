@@ -1,0 +1,228 @@
+use super::*;
+use crate::engine::eval::{random_positions, test_rng};
+use crate::rules::moves::{MoveKind, MoveList};
+use crate::rules::position::accumulator::HAND_INPUTS;
+use crate::rules::variant::{all_variants, variant_id};
+
+/// A network of small random weights for `def` (hidden width `width`).
+fn random_net(def: &VariantDef, width: usize, seed: u64) -> NetFile {
+    let mut next = test_rng(seed);
+    let types = def.pieces.len();
+    let squares = def.geometry.squares();
+    let inputs = 2 * types * (squares + HAND_INPUTS);
+    let mut small = |range: usize, shift: i32| next(range) as i16 - shift as i16;
+    NetFile {
+        games: vec![def.name.to_string()],
+        types,
+        squares,
+        hand: HAND_INPUTS,
+        width,
+        columns: (0..inputs * width).map(|_| small(121, 60)).collect(),
+        bias: (0..width).map(|_| small(201, 50)).collect(),
+        out_weights: (0..2 * width).map(|_| small(241, 120)).collect(),
+        out_bias: 1234,
+    }
+}
+
+fn def_of(name: &str) -> &'static VariantDef {
+    &all_variants()[variant_id(name).unwrap()]
+}
+
+/// Plays random games of `def`, favouring the rare kinds of move, and checks after
+/// every make and unmake that the kept accumulators equal a fresh computation.
+/// Returns the move kinds played.
+fn check_accumulators<B: BoardWidth>(def: &VariantDef, seed: u64) -> Vec<MoveKind> {
+    let net = Network::for_game(&random_net(def, 16, seed), def, "test").unwrap();
+    let rules = B::rules(variant_id(def.name).unwrap());
+    let mut next = test_rng(seed + 1);
+    let mut kinds = Vec::new();
+    for _ in 0..12 {
+        let mut pos = Position::<B>::from_fen(rules, def.start_fen).unwrap();
+        pos.set_input_columns(Some(net.input_columns()));
+        let mut played = Vec::new();
+        for _ in 0..160 {
+            let mut list = MoveList::new();
+            pos.generate_legal(&mut list);
+            let moves = list.as_slice();
+            if moves.is_empty() || pos.outcome().is_some() {
+                break;
+            }
+            let rare: Vec<_> = moves
+                .iter()
+                .filter(|m| !matches!(m.kind(), MoveKind::Normal | MoveKind::Initial))
+                .collect();
+            let m = if !rare.is_empty() && next(2) == 0 {
+                *rare[next(rare.len())]
+            } else {
+                moves[next(moves.len())]
+            };
+            kinds.push(m.kind());
+            pos.make(m);
+            played.push(m);
+            let (_, acc) = pos.accumulators().unwrap();
+            assert_eq!(acc, &net.columns.refresh(&pos), "{} after {m:?}", def.name);
+        }
+        while let Some(m) = played.pop() {
+            pos.unmake(m);
+            let (_, acc) = pos.accumulators().unwrap();
+            assert_eq!(
+                acc,
+                &net.columns.refresh(&pos),
+                "{} undoing {m:?}",
+                def.name
+            );
+        }
+    }
+    kinds
+}
+
+#[test]
+fn kept_accumulators_equal_a_fresh_sum_in_every_variant() {
+    let mut kinds = Vec::new();
+    for (i, def) in all_variants().iter().enumerate() {
+        let seed = 100 + i as u64;
+        if def.geometry.squares() <= 64 {
+            kinds.extend(check_accumulators::<u64>(def, seed));
+        } else {
+            kinds.extend(check_accumulators::<u128>(def, seed));
+        }
+    }
+    // The games between them exercise every way a square or a hand changes.
+    for k in [
+        MoveKind::Drop,
+        MoveKind::Gate,
+        MoveKind::Promotion,
+        MoveKind::Castle,
+        MoveKind::EnPassant,
+    ] {
+        assert!(kinds.contains(&k), "no {k:?} was played");
+    }
+}
+
+#[test]
+fn pool_promotions_change_the_hand_inputs() {
+    // Great Shatranj: a pawn promotes to a captured piece from its pool.
+    let def = def_of("great");
+    let net = Network::for_game(&random_net(def, 16, 3), def, "test").unwrap();
+    let rules = <u128 as BoardWidth>::rules(variant_id("great").unwrap());
+    let fen = "6k3/3P5p/10/10/10/10/10/K9[G] w - - 0 1";
+    let mut pos = Position::<u128>::from_fen(rules, fen).unwrap();
+    pos.set_input_columns(Some(net.input_columns()));
+    let mut list = MoveList::new();
+    pos.generate_legal(&mut list);
+    let general = def.pieces.iter().position(|p| p.letter == 'G').unwrap();
+    let promo = list
+        .as_slice()
+        .iter()
+        .copied()
+        .find(|m| m.kind() == MoveKind::Promotion && m.piece() == general)
+        .expect("a promotion to the general from the pool");
+    assert_eq!(pos.in_hand(Color::White, general), 1);
+    pos.make(promo);
+    assert_eq!(pos.in_hand(Color::White, general), 0);
+    assert_eq!(pos.accumulators().unwrap().1, &net.columns.refresh(&pos));
+    pos.unmake(promo);
+    assert_eq!(pos.accumulators().unwrap().1, &net.columns.refresh(&pos));
+}
+
+/// The integer evaluation against the float reference on random positions.
+fn check_against_float<B: BoardWidth>(def: &VariantDef, seed: u64) {
+    let net = Network::for_game(&random_net(def, 32, seed), def, "test").unwrap();
+    for mut pos in random_positions::<B>(def.name, 40, seed) {
+        let fresh = net.evaluate(&pos);
+        pos.set_input_columns(Some(net.input_columns()));
+        let kept = net.evaluate(&pos);
+        let float = net.evaluate_float(&pos);
+        assert_eq!(kept, fresh, "{}", def.name);
+        // The integer sums are exact; only the final division truncates.
+        assert!(
+            (kept as f64 - float).abs() < 1.0 + 1e-6,
+            "{}: integer {kept}, float {float}",
+            def.name
+        );
+    }
+}
+
+#[test]
+fn quantised_evaluation_equals_the_float_reference_within_a_centipawn() {
+    for (i, def) in all_variants().iter().enumerate() {
+        if def.geometry.squares() <= 64 {
+            check_against_float::<u64>(def, 7 + i as u64);
+        } else {
+            check_against_float::<u128>(def, 7 + i as u64);
+        }
+    }
+}
+
+#[test]
+fn vector_and_plain_dot_products_agree() {
+    let mut next = test_rng(9);
+    let a: Vec<i16> = (0..256).map(|_| next(800) as i16 - 300).collect();
+    let w: Vec<i16> = (0..256).map(|_| next(255) as i16 - 127).collect();
+    let plain = dot_clipped_plain(&a, &w);
+    assert_eq!(dot_clipped(&a, &w), plain);
+    let by_hand: i32 = a
+        .iter()
+        .zip(&w)
+        .map(|(&x, &y)| x.clamp(0, 255) as i32 * y as i32)
+        .sum();
+    assert_eq!(plain, by_hand);
+}
+
+#[test]
+fn net_files_round_trip() {
+    let file = random_net(def_of("historia"), 8, 4);
+    let bytes = file.to_bytes();
+    assert_eq!(NetFile::parse(&bytes).unwrap(), file);
+    let expected = 8 + 4 + 4 + "historia".len() + 16 + 2 * (file.columns.len() + 3 * 8) + 4;
+    assert_eq!(bytes.len(), expected);
+}
+
+#[test]
+fn broken_net_files_are_refused_with_the_reason() {
+    let def = def_of("normal");
+    let file = random_net(def, 8, 5);
+    let bytes = file.to_bytes();
+    let err = |b: &[u8]| NetFile::parse(b).unwrap_err();
+    assert_eq!(err(b"hello"), NetError::NotANet);
+    assert!(matches!(
+        err(&bytes[..bytes.len() - 3]),
+        NetError::Truncated { .. }
+    ));
+    assert!(matches!(err(&bytes[..20]), NetError::Truncated { .. }));
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert_eq!(err(&longer), NetError::TrailingBytes(1));
+    let mut version = bytes.clone();
+    version[8] = 9;
+    assert_eq!(err(&version), NetError::Version(9));
+    let mut width = bytes.clone();
+    let at = 8 + 4 + 4 + "normal".len() + 12;
+    width[at] = 7;
+    assert!(matches!(err(&width), NetError::BadHeader(_)));
+    // A good file for another game.
+    let shatar = def_of("shatar");
+    match Network::for_game(&file, shatar, "x") {
+        Err(NetError::WrongGame { game, games }) => {
+            assert_eq!(game, "shatar");
+            assert_eq!(games, vec!["normal".to_string()]);
+        }
+        other => panic!("{other:?}"),
+    }
+    // Named for a game whose board it does not fit.
+    let mut renamed = file.clone();
+    renamed.games = vec!["great".into()];
+    assert!(matches!(
+        Network::for_game(&renamed, def_of("great"), "x"),
+        Err(NetError::WrongShape(_))
+    ));
+}
+
+#[test]
+fn a_missing_file_is_named_in_the_error() {
+    let e = Network::load(Path::new("/nonexistent/x.nnue"), def_of("normal")).unwrap_err();
+    assert!(
+        e.contains("/nonexistent/x.nnue") && e.contains("cannot read"),
+        "{e}"
+    );
+}
