@@ -167,7 +167,7 @@ fn uci_evaluates_with_a_network_file_and_keeps_it_when_a_bad_one_comes() {
         assert_eq!(evals[2], evals[0], "{variant}");
         // A good file for another game is kept for that game; this one uses its tables.
         assert!(
-            out.iter().any(|l| l.contains("made for shatar")),
+            out.iter().any(|l| l.contains("shatar.nnue is for shatar")),
             "{variant}: {out:?}"
         );
         assert!(evals[3].ends_with("(tables)"), "{variant}: {}", evals[3]);

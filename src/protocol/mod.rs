@@ -15,7 +15,7 @@ use std::thread::JoinHandle;
 
 use crate::engine::eval::Eval;
 use crate::engine::history::HistoryBank;
-use crate::engine::nnue::{NetFile, Network};
+use crate::engine::nnue::{NetError, NetFile, Network};
 use crate::engine::search::{SearchInfo, SearchOptions, SearchResult};
 use crate::engine::time::Limits;
 use crate::engine::tt::Tt;
@@ -155,29 +155,34 @@ impl Session {
         Ok(())
     }
 
-    /// Loads the network file `path` (`None`: no network). A file that cannot be read,
-    /// is malformed or does not fit a game it names is refused, and the evaluation
-    /// stays as it was. A good file for other games is kept for them: the answer is
-    /// then a note that the current game goes on with its tables.
-    pub fn set_net_file(&mut self, path: Option<PathBuf>) -> Result<Option<String>, String> {
-        let Some(path) = path else {
+    /// Loads the network file `path` (`None`: no network) and says which evaluation
+    /// the current game now has. A file that cannot be read, is malformed or does not
+    /// fit a game it names is refused, and the evaluation stays as it was. A good file
+    /// for other games is kept for them, and the answer says the current game goes on
+    /// with its tables.
+    pub fn set_net_file(&mut self, path: Option<PathBuf>) -> Result<String, String> {
+        if let Some(path) = &path {
+            let named = |e: NetError| format!("net file {}: {e}", path.display());
+            let file = NetFile::read(path).map_err(named)?;
+            Network::check_games(&file).map_err(named)?;
+            self.net_file = Some((path.clone(), Arc::new(file)));
+        } else {
             self.net_file = None;
-            self.eval = Arc::new(self.make_eval(self.game.variant(), self.eval_dir.as_deref())?);
-            return Ok(None);
-        };
-        let named = |e: String| format!("net file {}: {e}", path.display());
-        let file = NetFile::read(&path).map_err(|e| named(e.to_string()))?;
-        Network::check_games(&file).map_err(|e| named(e.to_string()))?;
-        let games = file.games.join(", ");
-        self.net_file = Some((path.clone(), Arc::new(file)));
+        }
         self.eval = Arc::new(self.make_eval(self.game.variant(), self.eval_dir.as_deref())?);
-        Ok(match self.eval.net() {
-            Some(_) => None,
-            None if !self.use_nnue => Some(named("loaded; Use NNUE is off".into())),
-            None => Some(named(format!(
-                "made for {games}; {} is evaluated with its tables",
-                self.game.variant().name
-            ))),
+        Ok(match (&self.net_file, self.eval.net()) {
+            (Some((path, file)), None) => format!(
+                "net file {} is for {}; {} is evaluated with its tables{}",
+                path.display(),
+                file.games.join(", "),
+                self.game.variant().name,
+                if self.use_nnue {
+                    ""
+                } else {
+                    " (Use NNUE is off)"
+                }
+            ),
+            _ => format!("evaluation: {}", self.eval_description()),
         })
     }
 

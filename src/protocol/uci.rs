@@ -198,8 +198,7 @@ impl Uci {
             "evalfile" => {
                 let path = (!value.is_empty() && value != "<empty>").then(|| PathBuf::from(value));
                 match self.s.set_net_file(path) {
-                    Ok(Some(note)) => self.info(&note),
-                    Ok(None) => self.info(&format!("evaluation: {}", self.s.eval_description())),
+                    Ok(note) => self.info(&note),
                     Err(e) => self.info(&format!("Error: {e}")),
                 }
             }

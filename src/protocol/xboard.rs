@@ -690,8 +690,7 @@ impl Xboard {
             "EvalFile" => {
                 let path = (!value.is_empty()).then(|| PathBuf::from(value));
                 match self.s.set_net_file(path) {
-                    Ok(Some(note)) => self.out(&format!("# {note}")),
-                    Ok(None) => self.out(&format!("# evaluation: {}", self.s.eval_description())),
+                    Ok(note) => self.out(&format!("# {note}")),
                     Err(e) => self.out(&format!("tellusererror {e}")),
                 }
             }
