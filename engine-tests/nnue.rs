@@ -167,7 +167,7 @@ fn uci_evaluates_with_a_network_file_and_keeps_it_when_a_bad_one_comes() {
         assert_eq!(evals[2], evals[0], "{variant}");
         // A good file for another game is kept for that game; this one uses its tables.
         assert!(
-            out.iter().any(|l| l.contains("shatar.nnue is for shatar")),
+            out.iter().any(|l| l.contains("shatar.nnue is for shatar;")),
             "{variant}: {out:?}"
         );
         assert!(evals[3].ends_with("(tables)"), "{variant}: {}", evals[3]);
@@ -237,6 +237,11 @@ fn the_command_line_reads_a_network_file() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let off = Command::new(sako_bin())
+        .args(["analyze", "--depth", "3", "--net", "off"])
+        .output()
+        .unwrap();
+    assert!(off.status.success() && String::from_utf8_lossy(&off.stdout).contains("bestmove "));
     let missing = Command::new(sako_bin())
         .args(["analyze", "--depth", "2", "--net", "/nonexistent/z.nnue"])
         .output()

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use crate::engine::eval::Eval;
 use crate::engine::history::HistoryBank;
-use crate::engine::nnue::{NetError, NetFile, Network};
+use crate::engine::nnue::{NetChoice, NetError, NetFile, Network};
 use crate::engine::search::SearchOptions;
 use crate::engine::time::Limits;
 use crate::engine::tt::Tt;
@@ -83,17 +83,18 @@ pub fn run(
     threads: usize,
     hash_mb: usize,
     eval_dir: Option<&Path>,
-    net: Option<&Path>,
+    net: &NetChoice,
     on_line: &mut dyn FnMut(&str),
 ) -> Result<BenchTotals, String> {
+    // A chosen file serves the games it names; the others keep their usual evaluation.
     let net_file = match net {
-        Some(path) => {
+        NetChoice::File(path) => {
             let named = |e: NetError| format!("net file {}: {e}", path.display());
             let file = NetFile::read(path).map_err(named)?;
             Network::check_games(&file).map_err(named)?;
-            Some(file)
+            Some((path.display().to_string(), file))
         }
-        None => None,
+        _ => None,
     };
     let tt = Tt::new(hash_mb);
     let histories = HistoryBank::new();
@@ -104,10 +105,10 @@ pub fn run(
         let id = variant_id(p.variant).ok_or_else(|| format!("unknown variant {}", p.variant))?;
         if evals[id].is_none() {
             let def = &all_variants()[id];
-            let source = net.map(|p| p.display().to_string()).unwrap_or_default();
-            let network = net_file
-                .as_ref()
-                .and_then(|f| Network::for_game(f, def, &source).ok());
+            let network = match &net_file {
+                Some((source, f)) => Network::for_game(f, def, source).ok(),
+                None => net.network_for(def)?,
+            };
             evals[id] = Some(Eval::load(def, eval_dir)?.with_net(network));
         }
         let eval = evals[id]

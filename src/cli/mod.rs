@@ -58,9 +58,10 @@ struct EngineArgs {
     #[arg(long, value_name = "DIR")]
     eval_tables: Option<std::path::PathBuf>,
     /// Evaluate with this network file (`.nnue`, see docs/nnue.md) in the games it
-    /// is made for.
-    #[arg(long, value_name = "FILE")]
-    net: Option<std::path::PathBuf>,
+    /// is made for, or `off` for the tables [default: the built-in net of the game,
+    /// where there is one].
+    #[arg(long, value_name = "FILE|off")]
+    net: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -258,9 +259,10 @@ struct DatagenArgs {
     /// Read evaluation tables from this directory (missing files: built-in tables).
     #[arg(long, value_name = "DIR")]
     eval_tables: Option<std::path::PathBuf>,
-    /// Play with this network file (`.nnue`) as the evaluation.
-    #[arg(long, value_name = "FILE")]
-    net: Option<std::path::PathBuf>,
+    /// Play with this network file (`.nnue`) as the evaluation, or `off` for the
+    /// tables [default: the built-in net of the game, where there is one].
+    #[arg(long, value_name = "FILE|off")]
+    net: Option<String>,
 }
 
 fn setup(p: &PositionArgs) -> Result<Game, String> {
@@ -427,7 +429,7 @@ fn bench(depth: u32, engine: &EngineArgs) -> Result<(), String> {
             threads.max(1),
             hash.max(1),
             eval_tables,
-            engine.net.as_deref(),
+            &net_choice(&engine.net),
             &mut |line| {
                 done.fetch_add(1, Ordering::Relaxed);
                 say(line);
@@ -462,7 +464,7 @@ fn analyze(position: &PositionArgs, limits: Limits, engine: &EngineArgs) -> Resu
     let eval = sako::engine::eval::Eval::load_with_net(
         game.variant(),
         eval_tables,
-        engine.net.as_deref(),
+        &net_choice(&engine.net),
     )?;
     let tt = sako::engine::tt::Tt::new(hash.max(1));
     let stop = std::sync::atomic::AtomicBool::new(false);
@@ -534,7 +536,7 @@ fn datagen(a: DatagenArgs) -> Result<(), String> {
         random_plies: a.random_plies,
         hash_mb: a.hash,
         eval_tables: a.eval_tables,
-        net: a.net,
+        net: net_choice(&a.net),
         ..defaults
     };
     sako::datagen::run(&opts, &mut |event| match event {
@@ -543,6 +545,13 @@ fn datagen(a: DatagenArgs) -> Result<(), String> {
         Event::Game(_) => {}
     })?;
     Ok(())
+}
+
+/// The network a `--net` argument chooses (none given: the built-in one).
+fn net_choice(arg: &Option<String>) -> sako::engine::nnue::NetChoice {
+    arg.as_deref()
+        .map(sako::engine::nnue::NetChoice::from_arg)
+        .unwrap_or_default()
 }
 
 /// `sako nnue-features`: writes the file and says how many positions it holds.

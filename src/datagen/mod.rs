@@ -93,8 +93,8 @@ pub struct Options {
     pub hash_mb: usize,
     /// Read the evaluation tables from this directory (missing files: built-in tables).
     pub eval_tables: Option<std::path::PathBuf>,
-    /// Evaluate with this network file (`.nnue`) instead of the tables.
-    pub net: Option<std::path::PathBuf>,
+    /// Which network evaluates (default: the game's built-in one, if any).
+    pub net: crate::engine::nnue::NetChoice,
 }
 
 impl Options {
@@ -111,7 +111,7 @@ impl Options {
             random_plies: 8,
             hash_mb: 8,
             eval_tables: None,
-            net: None,
+            net: crate::engine::nnue::NetChoice::BuiltIn,
         }
     }
 }
@@ -228,7 +228,7 @@ pub fn run(opts: &Options, on_event: &mut dyn FnMut(Event)) -> Result<Status, St
     let plan_limits = check(opts)?;
     let id = variant_id(&opts.variant).ok_or_else(|| unknown_variant(&opts.variant))?;
     let def = &all_variants()[id];
-    let eval = Eval::load_with_net(def, opts.eval_tables.as_deref(), opts.net.as_deref())?;
+    let eval = Eval::load_with_net(def, opts.eval_tables.as_deref(), &opts.net)?;
     let starts = start_positions(opts, def.name, on_event)?;
     let mut out = OutFile::open(&opts.out, &mut |w| on_event(Event::Warning(w)))?;
     let plan = GamePlan {

@@ -15,7 +15,7 @@ use std::thread::JoinHandle;
 
 use crate::engine::eval::Eval;
 use crate::engine::history::HistoryBank;
-use crate::engine::nnue::{NetError, NetFile, Network};
+use crate::engine::nnue::{built_in, NetError, NetFile, Network};
 use crate::engine::search::{SearchInfo, SearchOptions, SearchResult};
 use crate::engine::time::Limits;
 use crate::engine::tt::Tt;
@@ -101,6 +101,7 @@ impl Session {
     pub fn new(events: Sender<Event>, out: Output) -> Session {
         let game = Game::new("normal", None).unwrap_or_else(|e| panic!("built-in start: {e}"));
         let eval = Eval::embedded("normal").unwrap_or_else(|e| panic!("built-in tables: {e}"));
+        let net = built_in::for_game(game.variant());
         Session {
             game,
             tt: Arc::new(Tt::new(1)),
@@ -111,7 +112,7 @@ impl Session {
             eval_dir: None,
             net_file: None,
             use_nnue: true,
-            eval: Arc::new(eval),
+            eval: Arc::new(eval.with_net(net)),
             running: None,
             next_id: 1,
             events,
@@ -134,17 +135,18 @@ impl Session {
         Ok(())
     }
 
-    /// The evaluation of `def`'s game: the tables of `dir` (or the built-in ones), and
-    /// the loaded network when it is made for this game and `use_nnue` is on.
+    /// The evaluation of `def`'s game: the tables of `dir` (or the built-in ones) and,
+    /// unless `use_nnue` is off, the loaded network file's net when it is made for this
+    /// game, else the game's built-in net if it has one.
     fn make_eval(&self, def: &'static VariantDef, dir: Option<&Path>) -> Result<Eval, String> {
         let eval = Eval::load(def, dir)?;
-        let net = match (&self.net_file, self.use_nnue) {
-            (Some((path, file)), true) => {
-                Network::for_game(file, def, &path.display().to_string()).ok()
-            }
-            _ => None,
-        };
-        Ok(eval.with_net(net))
+        if !self.use_nnue {
+            return Ok(eval);
+        }
+        let from_file = self.net_file.as_ref().and_then(|(path, file)| {
+            Network::for_game(file, def, &path.display().to_string()).ok()
+        });
+        Ok(eval.with_net(from_file.or_else(|| built_in::for_game(def))))
     }
 
     /// Reads the evaluation tables again from `dir` (or the built-in ones).
@@ -170,12 +172,14 @@ impl Session {
             self.net_file = None;
         }
         self.eval = Arc::new(self.make_eval(self.game.variant(), self.eval_dir.as_deref())?);
-        Ok(match (&self.net_file, self.eval.net()) {
-            (Some((path, file)), None) => format!(
-                "net file {} is for {}; {} is evaluated with its tables{}",
+        let in_use = self.eval.net().map(|n| n.source.clone());
+        Ok(match &self.net_file {
+            Some((path, file)) if in_use != Some(path.display().to_string()) => format!(
+                "net file {} is for {}; {} uses: {}{}",
                 path.display(),
                 file.games.join(", "),
                 self.game.variant().name,
+                self.eval_description(),
                 if self.use_nnue {
                     ""
                 } else {
@@ -198,7 +202,7 @@ impl Session {
         self.game.evaluate(&self.eval)
     }
 
-    /// Which evaluation is in use: "network FILE" or "tables".
+    /// Which evaluation is in use: "network FILE", "network built-in NAME" or "tables".
     pub fn eval_description(&self) -> String {
         match self.eval.net() {
             Some(n) => format!("network {}", n.source),

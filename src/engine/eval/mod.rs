@@ -22,7 +22,7 @@ use std::sync::Arc;
 use crate::engine::eval::params::{Layout, KING_DANGER_UNITS};
 use crate::engine::eval::pawns::PawnCache;
 use crate::engine::eval::tables::{EvalTables, Pair, Scales, Term};
-use crate::engine::nnue::Network;
+use crate::engine::nnue::{NetChoice, Network};
 use crate::rules::compile::{BoardWidth, PieceType, Rules, MAX_TYPES};
 use crate::rules::geometry::{Square, MAX_SQUARES, NO_SQUARE};
 use crate::rules::position::{Color, Position, SquareWeights};
@@ -193,18 +193,14 @@ impl Eval {
         Ok(Eval::new(&EvalTables::load(def, dir)?))
     }
 
-    /// [`Eval::load`], evaluating with the network of the file `net` when one is given
-    /// (an error naming the file when it cannot be read or is not for this game).
+    /// [`Eval::load`], evaluating with the network `net` chooses for this game (an
+    /// error naming the file when a chosen file cannot be read or is not for it).
     pub fn load_with_net(
         def: &'static VariantDef,
         dir: Option<&Path>,
-        net: Option<&Path>,
+        net: &NetChoice,
     ) -> Result<Eval, String> {
-        let eval = Eval::load(def, dir)?;
-        match net {
-            Some(path) => Ok(eval.with_net(Some(Network::load(path, def)?))),
-            None => Ok(eval),
-        }
+        Ok(Eval::load(def, dir)?.with_net(net.network_for(def)?))
     }
 
     /// The built-in evaluation of the variant named `variant`.

@@ -3,9 +3,10 @@
 //! clipped ReLU, and one output for the side to move. The format and the numbering of
 //! the inputs are in `docs/nnue.md`; `scripts/nnue/` trains the nets.
 
+pub mod built_in;
 pub mod file;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::rules::compile::BoardWidth;
@@ -20,6 +21,38 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// Centipawns per unit of the network's output.
 pub const OUTPUT_SCALE: i32 = 400;
+
+/// Which network evaluates a game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum NetChoice {
+    /// The built-in net for the game, if there is one (else the tables).
+    #[default]
+    BuiltIn,
+    /// The net of this file (an error for a game it is not made for).
+    File(PathBuf),
+    /// No network: the tables.
+    Off,
+}
+
+impl NetChoice {
+    /// The command line's `--net` value: `off` (or `none`), else a file.
+    pub fn from_arg(arg: &str) -> NetChoice {
+        match arg {
+            "off" | "none" => NetChoice::Off,
+            path => NetChoice::File(PathBuf::from(path)),
+        }
+    }
+
+    /// The network this choice gives `def`'s game, if any; a file is read here, and an
+    /// error names it.
+    pub fn network_for(&self, def: &VariantDef) -> Result<Option<Network>, String> {
+        match self {
+            NetChoice::BuiltIn => Ok(built_in::for_game(def)),
+            NetChoice::File(path) => Network::load(path, def).map(Some),
+            NetChoice::Off => Ok(None),
+        }
+    }
+}
 
 /// A network ready to evaluate positions of one game.
 #[derive(Clone, Debug)]

@@ -226,3 +226,33 @@ fn a_missing_file_is_named_in_the_error() {
         "{e}"
     );
 }
+
+#[test]
+fn every_built_in_net_is_good_for_the_games_it_names() {
+    for (name, checked) in built_in::files() {
+        let file = checked.unwrap_or_else(|e| panic!("eval-tables/nets/{name}: {e}"));
+        for game in &file.games {
+            let def = def_of(game);
+            assert!(
+                built_in::for_game(def).is_some(),
+                "{name}: no net for {game}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_net_argument_chooses_a_file_or_none() {
+    assert_eq!(NetChoice::from_arg("off"), NetChoice::Off);
+    assert_eq!(NetChoice::from_arg("none"), NetChoice::Off);
+    assert_eq!(
+        NetChoice::from_arg("a.nnue"),
+        NetChoice::File(PathBuf::from("a.nnue"))
+    );
+    assert!(NetChoice::Off
+        .network_for(def_of("normal"))
+        .unwrap()
+        .is_none());
+    let missing = NetChoice::File(PathBuf::from("/nonexistent/n.nnue"));
+    assert!(missing.network_for(def_of("normal")).is_err());
+}
