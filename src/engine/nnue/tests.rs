@@ -155,7 +155,7 @@ fn quantised_evaluation_equals_the_float_reference_within_a_centipawn() {
 }
 
 #[test]
-fn vector_and_plain_dot_products_agree() {
+fn vector_and_plain_arithmetic_agree() {
     let mut next = test_rng(9);
     let a: Vec<i16> = (0..256).map(|_| next(800) as i16 - 300).collect();
     let w: Vec<i16> = (0..256).map(|_| next(255) as i16 - 127).collect();
@@ -167,6 +167,23 @@ fn vector_and_plain_dot_products_agree() {
         .map(|(&x, &y)| x.clamp(0, 255) as i32 * y as i32)
         .sum();
     assert_eq!(plain, by_hand);
+    // The accumulator updates, with wrap-around.
+    use crate::rules::position::accumulator::{
+        add_column, add_column_plain, sub_column, sub_column_plain,
+    };
+    let mut big: Vec<i16> = (0..256).map(|i| (i as i16) * 200 - 25_000).collect();
+    for op in 0..4 {
+        let (mut x, mut y) = (big.clone(), big.clone());
+        if op % 2 == 0 {
+            add_column(&mut x, &a);
+            add_column_plain(&mut y, &a);
+        } else {
+            sub_column(&mut x, &w);
+            sub_column_plain(&mut y, &w);
+        }
+        assert_eq!(x, y);
+        big = x;
+    }
 }
 
 #[test]

@@ -208,17 +208,55 @@ impl<B: BoardWidth> Position<B> {
 }
 
 /// `acc += col`, element by element (wrapping: a network whose sums leave 16 bits gives
-/// wrong numbers, never a panic).
+/// wrong numbers, never a panic), with AVX2 where the CPU has it (the same integers).
 #[inline(always)]
 pub fn add_column(acc: &mut [i16], col: &[i16]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has just been found to support AVX2.
+            return unsafe { add_column_avx2(acc, col) };
+        }
+    }
+    add_column_plain(acc, col)
+}
+
+/// `acc -= col`, element by element (wrapping), with AVX2 where the CPU has it.
+#[inline(always)]
+pub fn sub_column(acc: &mut [i16], col: &[i16]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has just been found to support AVX2.
+            return unsafe { sub_column_avx2(acc, col) };
+        }
+    }
+    sub_column_plain(acc, col)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn add_column_avx2(acc: &mut [i16], col: &[i16]) {
+    add_column_plain(acc, col)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn sub_column_avx2(acc: &mut [i16], col: &[i16]) {
+    sub_column_plain(acc, col)
+}
+
+/// [`add_column`] without vector instructions beyond the build's baseline.
+#[inline(always)]
+pub fn add_column_plain(acc: &mut [i16], col: &[i16]) {
     for (a, c) in acc.iter_mut().zip(col) {
         *a = a.wrapping_add(*c);
     }
 }
 
-/// `acc -= col`, element by element (wrapping).
+/// [`sub_column`] without vector instructions beyond the build's baseline.
 #[inline(always)]
-pub fn sub_column(acc: &mut [i16], col: &[i16]) {
+pub fn sub_column_plain(acc: &mut [i16], col: &[i16]) {
     for (a, c) in acc.iter_mut().zip(col) {
         *a = a.wrapping_sub(*c);
     }
