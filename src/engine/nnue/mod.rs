@@ -172,7 +172,8 @@ impl Network {
     }
 }
 
-/// `Σ clamp(a[j], 0, QA) · w[j]`, with the widest vector instructions the CPU has (the
+/// `Σ clamp(a[j], 0, QA) · w[j]` (wrapping: an absurd net gives a wrong number, never a
+/// panic), with the widest vector instructions the CPU has (the
 /// result is the same on every path: integer arithmetic).
 #[inline]
 fn dot_clipped(a: &[i16], w: &[i16]) -> i32 {
@@ -197,7 +198,7 @@ fn dot_clipped_plain(a: &[i16], w: &[i16]) -> i32 {
     a.iter()
         .zip(w)
         .map(|(&x, &w)| i32::from(x.clamp(0, QA as i16)) * i32::from(w))
-        .sum()
+        .fold(0i32, |s, v| s.wrapping_add(v))
 }
 
 #[cfg(test)]

@@ -171,7 +171,7 @@ fn vector_and_plain_arithmetic_agree() {
     use crate::rules::position::accumulator::{
         add_column, add_column_plain, sub_column, sub_column_plain,
     };
-    let mut big: Vec<i16> = (0..256).map(|i| (i as i16) * 200 - 25_000).collect();
+    let mut big: Vec<i16> = (0..256).map(|i: i32| (i * 200 - 25_000) as i16).collect();
     for op in 0..4 {
         let (mut x, mut y) = (big.clone(), big.clone());
         if op % 2 == 0 {
