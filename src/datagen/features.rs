@@ -53,11 +53,7 @@ fn export_width<B: BoardWidth>(
     let write_err = |e: std::io::Error| format!("cannot write {}: {e}", out.display());
     let file = std::fs::File::create(out).map_err(write_err)?;
     let mut w = BufWriter::new(file);
-    let shape = InputShape {
-        types: rules.types,
-        squares: rules.geo.squares(),
-        files: rules.geo.files,
-    };
+    let shape = InputShape::of_game(rules.def);
     let mut summary = ExportSummary {
         inputs: shape.inputs(),
         ..ExportSummary::default()

@@ -101,8 +101,7 @@ impl Session {
     pub fn new(events: Sender<Event>, out: Output) -> Session {
         let game = Game::new("normal", None).unwrap_or_else(|e| panic!("built-in start: {e}"));
         let eval = Eval::embedded("normal").unwrap_or_else(|e| panic!("built-in tables: {e}"));
-        let net = built_in::for_game(game.variant());
-        Session {
+        let mut session = Session {
             game,
             tt: Arc::new(Tt::new(1)),
             histories: Arc::new(HistoryBank::new()),
@@ -112,12 +111,17 @@ impl Session {
             eval_dir: None,
             net_file: None,
             use_nnue: true,
-            eval: Arc::new(eval.with_net(net)),
+            eval: Arc::new(eval),
             running: None,
             next_id: 1,
             events,
             out,
+        };
+        // The built-in tables with the game's built-in net, if it has one.
+        if let Ok(eval) = session.make_eval(session.game.variant(), None) {
+            session.eval = Arc::new(eval);
         }
+        session
     }
 
     /// Name of the current variant.

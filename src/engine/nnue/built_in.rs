@@ -10,16 +10,13 @@ include!(concat!(env!("OUT_DIR"), "/built_in_nets.rs"));
 /// The built-in files, parsed: a file that does not parse or fit its games is left out
 /// with a warning (the tests require every one to be good).
 static PARSED: Lazy<Vec<(&'static str, NetFile)>> = Lazy::new(|| {
-    BUILT_IN_FILES
-        .iter()
-        .filter_map(|(name, bytes)| {
-            let checked = NetFile::parse(bytes).and_then(|f| Network::check_games(&f).map(|_| f));
-            match checked {
-                Ok(file) => Some((*name, file)),
-                Err(e) => {
-                    tracing::warn!("built-in net {name}: {e}");
-                    None
-                }
+    files()
+        .into_iter()
+        .filter_map(|(name, checked)| match checked {
+            Ok(file) => Some((name, file)),
+            Err(e) => {
+                tracing::warn!("built-in net {name}: {e}");
+                None
             }
         })
         .collect()
@@ -32,8 +29,7 @@ pub fn for_game(def: &VariantDef) -> Option<Network> {
         .find_map(|(name, file)| Network::for_game(file, def, &format!("built-in {name}")).ok())
 }
 
-/// The names of the built-in files and whether each is good (for tests and `sako
-/// variants`-style listings).
+/// The names of the built-in files, each parsed and checked against its games.
 pub fn files() -> Vec<(&'static str, Result<NetFile, String>)> {
     BUILT_IN_FILES
         .iter()

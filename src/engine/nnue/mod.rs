@@ -73,11 +73,7 @@ impl Network {
                 games: file.games.clone(),
             });
         }
-        let shape = InputShape {
-            types: def.pieces.len(),
-            squares: def.geometry.squares(),
-            files: def.geometry.files,
-        };
+        let shape = InputShape::of_game(def);
         if (file.types, file.squares) != (shape.types, shape.squares) {
             return Err(NetError::WrongShape(format!(
                 "{} piece types on {} squares, but {} has {} on {}",

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use crate::rules::compile::{BoardWidth, PieceType};
 use crate::rules::geometry::Square;
 use crate::rules::position::{Color, Position, NO_PIECE};
+use crate::rules::variant::VariantDef;
 
 /// How many pieces of one type in hand have inputs of their own.
 pub const HAND_INPUTS: usize = 8;
@@ -54,12 +55,12 @@ impl InputShape {
         2 * self.types * self.squares + (side * self.types + t) * HAND_INPUTS + (k - 1)
     }
 
-    /// The shape of `pos`'s game.
-    pub fn of<B: BoardWidth>(pos: &Position<B>) -> InputShape {
+    /// The shape of `def`'s game.
+    pub fn of_game(def: &VariantDef) -> InputShape {
         InputShape {
-            types: pos.rules.types,
-            squares: pos.rules.geo.squares(),
-            files: pos.rules.geo.files,
+            types: def.pieces.len(),
+            squares: def.geometry.squares(),
+            files: def.geometry.files,
         }
     }
 }
@@ -157,7 +158,7 @@ impl<B: BoardWidth> Position<B> {
     /// the sums follow every later make and unmake.
     pub fn set_input_columns(&mut self, columns: Option<Arc<InputColumns>>) {
         self.accumulators = columns.and_then(|c| {
-            (c.shape() == InputShape::of(self)).then(|| {
+            (c.shape() == InputShape::of_game(self.rules.def)).then(|| {
                 let values = c.refresh(self);
                 Box::new(Accumulators { columns: c, values })
             })
