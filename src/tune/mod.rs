@@ -1,7 +1,7 @@
 //! `sako tune`: fits the numbers of a variant's evaluation table to training positions
 //! (`sako datagen`'s lines) by logistic regression — "Texel tuning". The evaluation is
-//! linear in its parameters, so each position is traced once ([`data`]) and the fit
-//! ([`fit`]) runs on the traces: first the sigmoid scale `K`, then Adam on the exact
+//! linear in its parameters, so each position is traced once ([`data`](crate::tune::data)) and the fit
+//! ([`fit`](crate::tune::fit)) runs on the traces: first the sigmoid scale `K`, then Adam on the exact
 //! gradient. The result is written in the table format, with the comments of the file
 //! it started from, so that a diff shows what moved.
 

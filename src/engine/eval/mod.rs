@@ -439,7 +439,7 @@ fn start_phase(def: &VariantDef, weights: &[i32]) -> i32 {
     total.max(1)
 }
 
-/// Where the terms of one evaluation go: summed ([`Sums`]) or recorded ([`TraceSums`]).
+/// Where the terms of one evaluation go: summed ([`Sums`]) or recorded (`TraceSums`).
 pub trait Collector {
     /// Piece `t` of colour `c` stands on `sq`: its value and square bonus.
     fn piece(&mut self, ev: &Eval, c: Color, t: PieceType, sq: Square);

@@ -1,7 +1,7 @@
 //! Evaluation tables as data: one human-editable text file per variant in
 //! `eval-tables/<variant>.txt`, built into the binary as defaults and replaceable at run
 //! time by a directory of files of the same names. `sako tune` writes files in the same
-//! format (see [`write`]).
+//! format (see [`write()`]).
 //!
 //! # The text format
 //!
@@ -735,7 +735,7 @@ fn skip_statement_lines(lines: &[&str], mut i: usize, mut rows: usize) -> usize 
     i
 }
 
-/// The state of [`write`]: what has been written.
+/// The state of [`write()`]: what has been written.
 struct Writer<'a> {
     def: &'a VariantDef,
     tables: &'a EvalTables,

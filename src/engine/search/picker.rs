@@ -7,7 +7,8 @@
 //! same way), the other quiet moves by history, and last the losing captures. In check
 //! all evasions are generated and ordered at once.
 
-use crate::engine::search::{Worker, LOSING_CAPTURE};
+use super::ordering::LOSING_CAPTURE;
+use super::Worker;
 use crate::rules::compile::BoardWidth;
 use crate::rules::moves::{Move, MoveList};
 use crate::rules::position::{LegalityInfo, MoveSet};

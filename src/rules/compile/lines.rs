@@ -27,7 +27,7 @@ pub(super) fn rays<B: Bitboard>(geo: &Geometry) -> Result<(Vec<B>, [bool; 8]), S
     Ok((rays, ray_positive))
 }
 
-/// The unlimited slide directions of each type (bits index [`DIRECTIONS`](crate::rules::geometry::DIRECTIONS)) from the
+/// The unlimited slide directions of each type (bits index [`DIRECTIONS`]) from the
 /// squares where the move pass saw it ride. A type must ride a direction from every
 /// square that has that step, or from none (a bitboard slide cannot depend on the point).
 pub(super) fn rider_dirs<B: Bitboard>(

@@ -1,0 +1,469 @@
+//! The main alpha-beta node: game-end rules, table cut-offs, static evaluation,
+//! the move loop with its PVS re-searches, and the updates after a cut-off.
+
+use super::pruning::{reduction, Verdict};
+use super::{Worker, INF, MATE, MATE_BOUND, MAX_PLY};
+
+use super::picker::MovePicker;
+use crate::engine::tt::{Bound, Entry, NO_EVAL};
+use crate::rules::compile::BoardWidth;
+use crate::rules::moves::Move;
+use crate::rules::position::outcome::EndProbe;
+
+/// What the move loop of a node needs to know about it.
+#[derive(Clone, Copy)]
+pub(super) struct Node {
+    pub(super) depth: i32,
+    pub(super) ply: usize,
+    pub(super) pv_node: bool,
+    pub(super) in_check: bool,
+    /// The static evaluation (`-INF` in check), refined by the table's score.
+    pub(super) static_eval: i32,
+    /// The static evaluation is above the one two plies earlier (same side to move).
+    pub(super) improving: bool,
+    /// The evaluation itself, as stored in the table (`NO_EVAL` in check).
+    pub(super) raw_eval: i32,
+    /// The node is or was on a principal variation (PV node, or the table says so).
+    pub(super) tt_pv: bool,
+}
+
+/// A move of the move loop, as `search_move` needs it.
+#[derive(Clone, Copy)]
+pub(super) struct Tried {
+    pub(super) m: Move,
+    /// Its place in the node's move order (0 = first).
+    pub(super) index: usize,
+    /// A capture, promotion or en-passant capture.
+    pub(super) tactical: bool,
+    pub(super) gives_check: bool,
+    /// Its history score (0 for tactical moves), read before it was made.
+    pub(super) history: i32,
+    /// Its history slot.
+    pub(super) slot: usize,
+}
+
+/// The first quiet moves tried at a node, whose history a later cut-off lowers.
+pub(super) struct QuietsTried {
+    moves: [Move; 64],
+    len: usize,
+}
+
+impl QuietsTried {
+    pub(super) fn new() -> Self {
+        QuietsTried {
+            moves: [Move::NONE; 64],
+            len: 0,
+        }
+    }
+
+    pub(super) fn push(&mut self, m: Move) {
+        if self.len < self.moves.len() {
+            self.moves[self.len] = m;
+            self.len += 1;
+        }
+    }
+
+    pub(super) fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+}
+
+/// The table's score when it may end the search of a node at `depth` (enough depth,
+/// a bound that cuts; never at PV nodes or the root).
+#[inline]
+pub(super) fn tt_cutoff(
+    e: &Entry,
+    depth: i32,
+    alpha: i32,
+    beta: i32,
+    ply: usize,
+    pv_node: bool,
+) -> Option<i32> {
+    if pv_node || ply == 0 || e.depth < depth {
+        return None;
+    }
+    let s = from_tt(e.score, ply);
+    let cut = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+    };
+    cut.then_some(s)
+}
+
+pub(super) fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+impl<B: BoardWidth> Worker<'_, B> {
+    /// The score of a node whose side to move has no legal move.
+    #[inline]
+    pub(super) fn no_move_score(&self, ply: usize) -> i32 {
+        self.pos.no_move_ending().score(self.pos.side(), ply, MATE)
+    }
+
+    /// The game-end rules at a node (`Position::ending`, the rules the referee uses):
+    /// `Some(score)` when the game is over here.
+    #[inline]
+    pub(super) fn terminal(&mut self, ply: usize, probe: EndProbe) -> Option<i32> {
+        let side = self.pos.side();
+        self.pos.ending(probe).map(|e| e.score(side, ply, MATE))
+    }
+
+    /// Fail-soft principal-variation search of the current position to `depth`: the
+    /// node's prologue (game end, mate distance, table), pruning before any move is
+    /// tried, then the moves in order, each searched by [`Self::search_move`].
+    pub(super) fn negamax(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+        allow_null: bool,
+    ) -> i32 {
+        self.pv_len[ply.min(MAX_PLY)] = ply.min(MAX_PLY);
+        if ply > 0 {
+            if let Some(s) = self.terminal(ply, EndProbe::Search) {
+                return s;
+            }
+            // Mate-distance pruning.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.qsearch(alpha, beta, ply);
+        }
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+
+        let key = self.pos.key();
+        let tt = self.sh.tt.probe(key);
+        if let Some(s) = tt.and_then(|e| tt_cutoff(&e, depth, alpha, beta, ply, pv_node)) {
+            return s;
+        }
+        let in_check = self.pos.in_check();
+        let (raw_eval, static_eval) = if in_check {
+            (NO_EVAL, -INF)
+        } else {
+            self.static_eval(tt.as_ref(), ply)
+        };
+        self.evals[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+        let mut node = Node {
+            depth,
+            ply,
+            pv_node,
+            in_check,
+            static_eval,
+            improving,
+            raw_eval,
+            tt_pv: pv_node || tt.is_some_and(|e| e.pv),
+        };
+        let tt_move = tt.map_or(Move::NONE, |e| e.mv);
+        if !pv_node && !in_check && ply > 0 && beta.abs() < MATE_BOUND {
+            if let Some(s) = self.prune_node(&node, beta, allow_null) {
+                return s;
+            }
+        }
+        // Internal iterative reduction: a node the table knows no move for is
+        // searched a ply shallower (its next visit will have a move to try first).
+        if depth >= 4 && tt_move == Move::NONE {
+            node.depth -= 1;
+        }
+        self.search_moves(&node, alpha, beta, key, tt_move)
+    }
+
+    /// The static evaluation of a node not in check: the table's stored evaluation
+    /// or a fresh one (`raw`), and the same refined by the table's score where its
+    /// bound says the true value lies beyond it.
+    pub(super) fn static_eval(&self, tt: Option<&Entry>, ply: usize) -> (i32, i32) {
+        let raw = match tt {
+            Some(e) if e.eval != NO_EVAL => e.eval,
+            _ => self
+                .sh
+                .eval
+                .evaluate_cached(&self.pos, &mut self.pawns.borrow_mut()),
+        };
+        let refined = match tt {
+            Some(e) if e.score.abs() < MATE_BOUND => {
+                let s = from_tt(e.score, ply);
+                match e.bound {
+                    Bound::Lower if s > raw => s,
+                    Bound::Upper if s < raw => s,
+                    Bound::Exact => s,
+                    _ => raw,
+                }
+            }
+            _ => raw,
+        };
+        (raw, refined)
+    }
+
+    /// The move loop of a node: generates and orders the legal moves, prunes late and
+    /// futile quiet moves and losing captures near the leaves, searches the rest,
+    /// updates the PV, killers and history, and stores the result in the table.
+    fn search_moves(
+        &mut self,
+        node: &Node,
+        mut alpha: i32,
+        beta: i32,
+        key: u64,
+        tt_move: Move,
+    ) -> i32 {
+        let (depth, ply, pv_node) = (node.depth, node.ply, node.pv_node);
+        let scores = std::mem::take(&mut self.score_bufs[ply]);
+        let mut picker = MovePicker::new(node.in_check, tt_move, self.refutations(ply), scores);
+
+        let mut best = -INF;
+        let mut best_move = Move::NONE;
+        let old_alpha = alpha;
+        let mut quiets = QuietsTried::new();
+        let mut captures = QuietsTried::new();
+        let mut quiets_seen = 0;
+        // Pruning near the leaves needs a move already searched and no mate to defend.
+        let may_prune = !pv_node && !node.in_check && ply > 0 && alpha.abs() < MATE_BOUND;
+        let keys = self.continuation_keys(ply);
+        while let Some((m, order_score)) = self.next_move(&mut picker, ply) {
+            if ply == 0 && self.root_skip.contains(&m) {
+                continue;
+            }
+            let mut tried = self.tried(m, picker.handed_out - 1, &keys);
+            let tactical = tried.tactical;
+            let mut prune_if_quiet = false;
+            if may_prune && best > -MATE_BOUND {
+                quiets_seen += usize::from(!tactical);
+                match self.late_verdict(node, &tried, order_score, quiets_seen, alpha) {
+                    Verdict::Skip => continue,
+                    Verdict::SkipUnlessCheck => prune_if_quiet = true,
+                    Verdict::Search => {}
+                }
+            }
+            self.moved[ply] = Some(tried.slot);
+            self.pos.make(m);
+            tried.gives_check = self.pos.in_check();
+            if prune_if_quiet && !tried.gives_check {
+                self.pos.unmake(m);
+                continue;
+            }
+            let score = self.search_move(node, &tried, alpha, beta);
+            self.pos.unmake(m);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = m;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                        self.root_improved |= ply == 0;
+                    }
+                    if score >= beta {
+                        let tried = (quiets.as_slice(), captures.as_slice());
+                        self.reward_cutoff(m, tactical, depth, ply, tried);
+                        break;
+                    }
+                }
+            }
+            if tactical {
+                captures.push(m);
+            } else {
+                quiets.push(m);
+            }
+        }
+        let handed_out = picker.handed_out;
+        self.score_bufs[ply] = picker.into_scores();
+        if handed_out == 0 {
+            return self.no_move_score(ply);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > old_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.finish_node(node, key, best, best_move, bound)
+    }
+
+    /// The `index`-th move `m` of a node's move loop, before it is made (not yet known
+    /// to give check).
+    pub(super) fn tried(&self, m: Move, index: usize, keys: &[Option<usize>; 3]) -> Tried {
+        let tactical = self.is_tactical(m);
+        let slot = self.move_slot(m);
+        let history = if tactical {
+            0
+        } else {
+            self.quiet_score(slot, keys, false)
+        };
+        Tried {
+            m,
+            index,
+            tactical,
+            gives_check: false,
+            history,
+            slot,
+        }
+    }
+
+    /// The value of a searched node, stored in the table unless moves were left out.
+    fn finish_node(
+        &mut self,
+        node: &Node,
+        key: u64,
+        best: i32,
+        best_move: Move,
+        bound: Bound,
+    ) -> i32 {
+        if node.ply == 0 && !self.root_skip.is_empty() {
+            // Some root moves were left out: this is not the position's true value.
+            return best;
+        }
+        let entry = Entry {
+            mv: best_move,
+            score: to_tt(best, node.ply),
+            eval: node.raw_eval,
+            depth: node.depth,
+            bound,
+            pv: node.tt_pv,
+        };
+        self.sh.tt.store(key, entry);
+        best
+    }
+
+    /// Searches the move `tried.m`, already made, as the `tried.index`-th move of
+    /// `node`: the first move with the full window, the others with a null window
+    /// (late quiet moves reduced), searched again at full depth and window when they
+    /// surprise.
+    fn search_move(&mut self, node: &Node, tried: &Tried, alpha: i32, beta: i32) -> i32 {
+        let Tried {
+            m,
+            index,
+            tactical,
+            gives_check,
+            history,
+            ..
+        } = *tried;
+        let (depth, ply, pv_node) = (node.depth, node.ply, node.pv_node);
+        let ext = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+        let new_depth = depth - 1 + ext;
+        if index == 0 {
+            return -self.negamax(-beta, -alpha, new_depth, ply + 1, pv_node, true);
+        }
+        let killers = self.killers[ply];
+        let mut r = 0;
+        if depth >= 3
+            && !tactical
+            && !node.in_check
+            && !gives_check
+            && index >= if pv_node { 3 } else { 2 }
+            && m != killers[0]
+            && m != killers[1]
+        {
+            r = reduction(depth, index);
+            if pv_node || node.tt_pv {
+                r -= 1;
+            }
+            if !node.improving {
+                r += 1;
+            }
+            // Quiet moves with a good history are reduced less, bad ones more.
+            r -= history / 12_000;
+            r = r.clamp(0, new_depth - 1);
+        }
+        let mut score = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, false, true);
+        if score > alpha && r > 0 {
+            score = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, false, true);
+        }
+        if score > alpha && score < beta && pv_node {
+            score = -self.negamax(-beta, -alpha, new_depth, ply + 1, true, true);
+        }
+        score
+    }
+
+    /// The PV of `ply` becomes `m` followed by the child's PV.
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = m;
+        let child = ply + 1;
+        let len = self.pv_len[child.min(MAX_PLY)].max(child);
+        for k in child..len.min(MAX_PLY) {
+            self.pv[ply][k] = self.pv[child][k];
+        }
+        self.pv_len[ply] = len.min(MAX_PLY);
+    }
+
+    /// `m` caused a beta cut-off at `ply` after the moves `tried` (quiet, tactical):
+    /// it gains history (a quiet one also becomes a killer and the countermove), and
+    /// the moves of its kind tried before it lose as much, as do the captures.
+    fn reward_cutoff(
+        &mut self,
+        m: Move,
+        tactical: bool,
+        depth: i32,
+        ply: usize,
+        tried: (&[Move], &[Move]),
+    ) {
+        let bonus = (150 * depth - 100).clamp(50, 1_400);
+        let keys = self.continuation_keys(ply);
+        if tactical {
+            let (s, v) = (self.move_slot(m), self.victim_type(m));
+            self.hist.update_capture(s, v, bonus);
+        } else {
+            let killers = self.killers[ply];
+            if killers[0] != m {
+                self.killers[ply] = [m, killers[0]];
+            }
+            if let Some(prev) = self.countermove_slot() {
+                self.hist.set_countermove(prev, m);
+            }
+            let s = self.move_slot(m);
+            self.hist.update_quiet(s, bonus);
+            self.hist.update_continuation(&keys, s, bonus);
+            for &q in tried.0 {
+                let s = self.move_slot(q);
+                self.hist.update_quiet(s, -bonus);
+                self.hist.update_continuation(&keys, s, -bonus);
+            }
+        }
+        for &c in tried.1 {
+            let (s, v) = (self.move_slot(c), self.victim_type(c));
+            self.hist.update_capture(s, v, -bonus);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_scores_are_ply_relative() {
+        let s = MATE - 7;
+        assert_eq!(from_tt(to_tt(s, 3), 3), s);
+        assert_eq!(from_tt(to_tt(-s, 5), 5), -s);
+    }
+}

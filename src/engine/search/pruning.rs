@@ -1,0 +1,151 @@
+//! Pruning and reductions: the late-move reduction table, whole-node pruning
+//! (razoring, reverse futility, null move) and the verdict on late moves.
+
+use super::node::{Node, Tried};
+use super::{Worker, MATE_BOUND};
+
+use crate::rules::compile::BoardWidth;
+use crate::rules::position::Color;
+use crate::rules::variant::NoMoveRule;
+
+/// `ln(depth) * ln(moves)`-shaped late-move reductions, computed once.
+static REDUCTIONS: once_cell::sync::Lazy<[[u8; 64]; 64]> = once_cell::sync::Lazy::new(|| {
+    let mut table = [[0u8; 64]; 64];
+    for (d, row) in table.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+        }
+    }
+    table
+});
+
+/// The late-move reduction of the `moves`-th move at `depth`.
+#[inline]
+pub(super) fn reduction(depth: i32, moves: usize) -> i32 {
+    REDUCTIONS[depth.clamp(1, 63) as usize][moves.clamp(1, 63)] as i32
+}
+
+/// How many quiet moves a non-PV node at `depth` (1 to 4) searches before late-move
+/// pruning drops the rest.
+fn late_move_limit(depth: i32, improving: bool) -> usize {
+    ((3 + depth * depth) / if improving { 1 } else { 2 }) as usize
+}
+
+/// What late-move pruning decides for a move.
+pub(super) enum Verdict {
+    Skip,
+    /// Skip it unless it gives check (known only once it is made).
+    SkipUnlessCheck,
+    Search,
+}
+
+impl<B: BoardWidth> Worker<'_, B> {
+    /// Whether the side to move may pass for null-move pruning (see the module
+    /// documentation of the search: drops, bare king and pawns, stalemate wins).
+    fn null_allowed(&self) -> bool {
+        let pos = &self.pos;
+        let us = pos.side();
+        if self.drops && !(pos.hand_is_empty(Color::White) && pos.hand_is_empty(Color::Black)) {
+            return false;
+        }
+        let r = pos.rules;
+        let mut pieces = pos.pieces_of_color(us) & !pos.pieces(us, r.king);
+        if let Some(p) = r.pawn {
+            pieces &= !pos.pieces(us, p);
+        }
+        let needed = if r.def.end.no_move == NoMoveRule::SideToMoveLoses {
+            2
+        } else {
+            1
+        };
+        pieces.count() >= needed
+    }
+
+    /// Pruning of a whole non-PV node before its moves: reverse futility near the
+    /// leaves, then the null move. `Some(score)` when the node is cut.
+    pub(super) fn prune_node(&mut self, node: &Node, beta: i32, allow_null: bool) -> Option<i32> {
+        let (depth, static_eval) = (node.depth, node.static_eval);
+        // Razoring: so far below the window that only a capture could help.
+        if depth <= 3 && static_eval + 400 + 250 * depth * depth < beta {
+            let score = self.qsearch(beta - 1, beta, node.ply);
+            if self.stopped {
+                return Some(0);
+            }
+            if score < beta {
+                return Some(score);
+            }
+        }
+        // Reverse futility: far above beta near the leaves (less far when improving).
+        let margin = 100 * depth - if node.improving { 70 } else { 0 };
+        if depth <= 7 && static_eval - margin >= beta {
+            return Some(static_eval);
+        }
+        if !(allow_null && depth >= 3 && static_eval >= beta && self.null_allowed()) {
+            return None;
+        }
+        // The further above beta, the larger the reduction.
+        let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+        self.moved[node.ply] = None;
+        self.pos.make_null();
+        let score = -self.negamax(-beta, -beta + 1, depth - 1 - r, node.ply + 1, false, false);
+        self.pos.unmake_null();
+        if self.stopped {
+            return Some(0);
+        }
+        if score < beta {
+            return None;
+        }
+        let score = if score >= MATE_BOUND { beta } else { score };
+        if depth < 12 {
+            return Some(score);
+        }
+        // Deep nodes: verify with a reduced search of our own moves (zugzwang).
+        let verified = self.negamax(beta - 1, beta, depth - r, node.ply, false, false);
+        if self.stopped {
+            return Some(0);
+        }
+        (verified >= beta).then_some(score)
+    }
+
+    /// Whether a late move of a non-PV node near the leaves is worth searching: a
+    /// capture that loses too much by SEE is skipped; a quiet move is skipped when it
+    /// loses material by SEE or its continuation history is bad at a low reduced
+    /// depth, and skipped unless it gives check when it comes too late (late-move
+    /// pruning) or the static evaluation is far below alpha (futility).
+    pub(super) fn late_verdict(
+        &self,
+        node: &Node,
+        tried: &Tried,
+        order_score: i32,
+        quiets_seen: usize,
+        alpha: i32,
+    ) -> Verdict {
+        let (depth, m) = (node.depth, tried.m);
+        if tried.tactical {
+            let losing = depth <= 4 && order_score < 0 && !self.see_at_least(m, -120 * depth);
+            return if losing {
+                Verdict::Skip
+            } else {
+                Verdict::Search
+            };
+        }
+        // The depth this move would be searched to after its reduction.
+        let lmr_depth = (depth - 1 - reduction(depth, tried.index)).max(0);
+        if lmr_depth <= 8 && !self.see_at_least(m, -30 * lmr_depth * lmr_depth) {
+            return Verdict::Skip;
+        }
+        let continuation = tried.history - self.hist.quiet(tried.slot);
+        if lmr_depth < 4 && continuation < -3000 * depth {
+            return Verdict::Skip;
+        }
+        let late = depth <= 5 && quiets_seen > late_move_limit(depth, node.improving);
+        let futile = lmr_depth <= 6 && node.static_eval + 90 + 100 * lmr_depth <= alpha;
+        if !(late || futile) {
+            Verdict::Search
+        } else if self.may_give_check(m) {
+            Verdict::SkipUnlessCheck
+        } else {
+            Verdict::Skip
+        }
+    }
+}
