@@ -97,9 +97,51 @@ pub fn run(opts: &TuneOptions, log: &mut dyn FnMut(&str)) -> Result<TuneSummary,
     }
     let (text, mut tables) = start_tables(def, opts.eval_tables.as_deref())?;
     let eval = Eval::new(&tables);
-    let layout = eval.layout().clone();
+    let ds = load_data(&eval, opts, log)?;
+    let free = free_parameters(&eval, opts)?;
+    let free = hold_rare(&eval, &ds, free, opts.min_count, log);
+    let start: Vec<Weights> = eval
+        .params()
+        .iter()
+        .map(|p| [p.mg as f64, p.eg as f64])
+        .collect();
+    let k = fit::fit_k(&ds, &start);
+    let loss_before = fit::loss(&ds, &start, k, opts.lambda);
+    log(&format!("K = {k:.4}, loss {loss_before:.6}"));
+    let w = descend(&ds, &start, &free, k, opts, log);
+    let rounded: Vec<Pair> = w
+        .iter()
+        .map(|p| Pair::new(p[0].round() as i32, p[1].round() as i32))
+        .collect();
+    let w_rounded: Vec<Weights> = rounded.iter().map(|p| [p.mg as f64, p.eg as f64]).collect();
+    let loss_after = fit::loss(&ds, &w_rounded, k, opts.lambda);
+    log(&format!(
+        "tuned: loss {loss_after:.6} (was {loss_before:.6})"
+    ));
+    report_moves(&eval, &rounded, log);
+    eval.layout().unflatten(&rounded, &mut tables);
+    let summary = TuneSummary {
+        positions: ds.samples.len(),
+        rejected: ds.rejected,
+        k,
+        loss_before,
+        loss_after,
+    };
+    let header = header_lines(opts, &summary);
+    let out = tables::write(def, &tables, &text, &header);
+    std::fs::write(&opts.out, out)
+        .map_err(|e| format!("cannot write {}: {e}", opts.out.display()))?;
+    Ok(summary)
+}
+
+/// Reads and traces the data files of `opts`, logging what was skipped.
+fn load_data(
+    eval: &Eval,
+    opts: &TuneOptions,
+    log: &mut dyn FnMut(&str),
+) -> Result<Dataset, String> {
     let paths: Vec<&Path> = opts.data.iter().map(|p| p.as_path()).collect();
-    let ds = Dataset::load(&eval, &paths, opts.limit)?;
+    let ds = Dataset::load(eval, &paths, opts.limit)?;
     for r in &ds.reasons {
         log(&format!("skipped: {r}"));
     }
@@ -112,8 +154,20 @@ pub fn run(opts: &TuneOptions, log: &mut dyn FnMut(&str)) -> Result<TuneSummary,
     if ds.samples.is_empty() {
         return Err("no usable positions in the data".into());
     }
-    let mut free = free_parameters(&eval, opts)?;
-    let min_count = opts.min_count.unwrap_or(ds.samples.len() / 1000);
+    Ok(ds)
+}
+
+/// Holds the free parameters that fewer than `min_count` positions use (default: a
+/// thousandth of the positions): too few results to fit them without noise.
+fn hold_rare(
+    eval: &Eval,
+    ds: &Dataset,
+    mut free: Vec<bool>,
+    min_count: Option<usize>,
+    log: &mut dyn FnMut(&str),
+) -> Vec<bool> {
+    let layout = eval.layout();
+    let min_count = min_count.unwrap_or(ds.samples.len() / 1000);
     let counts = ds.usage(layout.len);
     let mut rare = 0;
     for (f, &n) in free.iter_mut().zip(&counts) {
@@ -127,48 +181,31 @@ pub fn run(opts: &TuneOptions, log: &mut dyn FnMut(&str)) -> Result<TuneSummary,
         free.iter().filter(|&&f| f).count(),
         layout.len
     ));
-    let mut w: Vec<Weights> = eval
-        .params()
-        .iter()
-        .map(|p| [p.mg as f64, p.eg as f64])
-        .collect();
-    let start = w.clone();
-    let k = fit::fit_k(&ds, &w);
-    let loss_before = fit::loss(&ds, &w, k, opts.lambda);
-    log(&format!("K = {k:.4}, loss {loss_before:.6}"));
+    free
+}
+
+/// The Adam descent from `start`: `opts.epochs` steps on the exact gradient plus the
+/// L2 pull back to `start`, moving only the `free` parameters.
+fn descend(
+    ds: &Dataset,
+    start: &[Weights],
+    free: &[bool],
+    k: f64,
+    opts: &TuneOptions,
+    log: &mut dyn FnMut(&str),
+) -> Vec<Weights> {
+    let mut w = start.to_vec();
     let mut adam = Adam::new(w.len(), opts.rate);
     for epoch in 1..=opts.epochs {
-        let (loss, mut grad) = fit::gradient(&ds, &w, k, opts.lambda);
-        for ((g, now), start) in grad.iter_mut().zip(&w).zip(&start) {
+        let (loss, mut grad) = fit::gradient(ds, &w, k, opts.lambda);
+        for ((g, now), start) in grad.iter_mut().zip(&w).zip(start) {
             g[0] += opts.l2 * (now[0] - start[0]);
             g[1] += opts.l2 * (now[1] - start[1]);
         }
-        adam.step(&mut w, &grad, &free);
+        adam.step(&mut w, &grad, free);
         log(&format!("epoch {epoch} loss {loss:.6}"));
     }
-    let rounded: Vec<Pair> = w
-        .iter()
-        .map(|p| Pair::new(p[0].round() as i32, p[1].round() as i32))
-        .collect();
-    let w_rounded: Vec<Weights> = rounded.iter().map(|p| [p.mg as f64, p.eg as f64]).collect();
-    let loss_after = fit::loss(&ds, &w_rounded, k, opts.lambda);
-    log(&format!(
-        "tuned: loss {loss_after:.6} (was {loss_before:.6})"
-    ));
-    report_moves(&eval, &rounded, log);
-    layout.unflatten(&rounded, &mut tables);
-    let summary = TuneSummary {
-        positions: ds.samples.len(),
-        rejected: ds.rejected,
-        k,
-        loss_before,
-        loss_after,
-    };
-    let header = header_lines(opts, &summary);
-    let out = tables::write(def, &tables, &text, &header);
-    std::fs::write(&opts.out, out)
-        .map_err(|e| format!("cannot write {}: {e}", opts.out.display()))?;
-    Ok(summary)
+    w
 }
 
 /// Which parameters move: those `--params` selects (all by default) and `--hold` does
