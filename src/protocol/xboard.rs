@@ -644,27 +644,7 @@ impl Xboard {
                 marks[row][tf] = if occupied(row, tf) { 'R' } else { 'Y' };
             }
         }
-        let mut colorfen = String::new();
-        for (i, row) in marks.iter().enumerate() {
-            let mut empty = 0;
-            for &c in row {
-                if c == '.' {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        colorfen += &empty.to_string();
-                        empty = 0;
-                    }
-                    colorfen.push(c);
-                }
-            }
-            if empty > 0 {
-                colorfen += &empty.to_string();
-            }
-            if i + 1 < marks.len() {
-                colorfen.push('/');
-            }
-        }
+        let colorfen = highlight_fen(&marks);
         self.out(&format!("highlight {colorfen}"));
         if !choice.is_empty() {
             self.out(&format!("choice {choice}"));
@@ -846,6 +826,33 @@ fn from_xboard_fen(variant: &str, fen: &str) -> String {
         }
     }
     fields.join(" ")
+}
+
+/// The board of `highlight` marks (`'.'` unmarked) in FEN's row notation: runs of
+/// unmarked squares as digits, rows from the top separated by `/`.
+fn highlight_fen(marks: &[Vec<char>]) -> String {
+    let mut colorfen = String::new();
+    for (i, row) in marks.iter().enumerate() {
+        let mut empty = 0;
+        for &c in row {
+            if c == '.' {
+                empty += 1;
+            } else {
+                if empty > 0 {
+                    colorfen += &empty.to_string();
+                    empty = 0;
+                }
+                colorfen.push(c);
+            }
+        }
+        if empty > 0 {
+            colorfen += &empty.to_string();
+        }
+        if i + 1 < marks.len() {
+            colorfen.push('/');
+        }
+    }
+    colorfen
 }
 
 #[cfg(test)]
