@@ -29,6 +29,7 @@ use std::sync::Mutex;
 
 use sako::matches::pgn::{parse_pgn, PgnGame};
 use sako::Game;
+use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, Position};
 
@@ -183,7 +184,13 @@ fn check_game(g: &PgnGame, text: &str) {
         assert_eq!(n.parse::<usize>().ok(), Some(g.moves.len()), "{text}");
     }
     // The SAN through shakmaty, every move through sako's rules core.
-    let mut pos = Chess::default();
+    let mut pos: Chess = match g.tag("FEN") {
+        Some(fen) => Fen::from_ascii(fen.as_bytes())
+            .ok()
+            .and_then(|f| f.into_position(CastlingMode::Standard).ok())
+            .unwrap_or_else(|| panic!("shakmaty refuses the FEN tag {fen}: {text}")),
+        None => Chess::default(),
+    };
     let mut game = Game::new("normal", g.tag("FEN")).expect("start");
     for san in &g.moves {
         let m = SanPlus::from_str(san)
@@ -318,4 +325,30 @@ fn sako_concurrency_two() {
         2,
     );
     assert!(stdout.contains("Started game 2 of 2"), "{stdout}");
+}
+
+/// The long reliability runs (`scripts/reliability`) leave cutechess-cli PGNs of sako
+/// against itself; with `SAKO_CUTECHESS_PGN` naming such files (separated by `:`) every
+/// game is checked as above, and no game may end by a fault of either side, both being
+/// sako. Without the variable the case prints `SKIP` and passes.
+#[test]
+fn reliability_pgns_replay() {
+    let Ok(files) = std::env::var("SAKO_CUTECHESS_PGN") else {
+        eprintln!("SKIP: reliability_pgns_replay: SAKO_CUTECHESS_PGN is not set");
+        return;
+    };
+    for file in files.split(':').filter(|f| !f.is_empty()) {
+        let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let games = parse_pgn(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert!(!games.is_empty(), "{file}: no games");
+        for g in &games {
+            let reason = end_reason(g);
+            assert!(
+                !FAULTS.iter().any(|f| reason.contains(f)),
+                "{file}: a game ends by a fault: {reason}"
+            );
+            check_game(g, &text);
+        }
+        eprintln!("{file}: {} games replayed, no fault", games.len());
+    }
 }

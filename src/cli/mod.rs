@@ -318,10 +318,7 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Some(Command::Variants) => {
-            for v in all_variants() {
-                let (files, ranks) = (v.geometry.files, v.geometry.ranks);
-                say(&format!("{} {files}x{ranks} {}", v.name, v.description));
-            }
+            list_variants();
             Ok(())
         }
         Some(Command::Bench { depth, engine }) => bench(depth, &engine),
@@ -342,22 +339,14 @@ fn run(cli: Cli) -> Result<(), String> {
             plies,
             depth,
             margin,
-        }) => {
-            if depth == 0 || depth > 30 {
-                return Err(format!("openings depth must be 1..30, not {depth}"));
-            }
-            let opts = sako::matches::openings::GenOptions {
-                variant,
-                count,
-                seed,
-                plies,
-                depth,
-                margin_cp: margin,
-            };
-            let mut stdout = std::io::stdout().lock();
-            sako::matches::openings::generate(&opts, &mut stdout, &mut |line| eprintln!("{line}"))?;
-            Ok(())
-        }
+        }) => openings(sako::matches::openings::GenOptions {
+            variant,
+            count,
+            seed,
+            plies,
+            depth,
+            margin_cp: margin,
+        }),
         Some(Command::Tune(args)) => tune(args),
         Some(Command::Datagen(args)) => datagen(args),
         Some(Command::NnueFeatures { variant, data, out }) => nnue_features(&variant, &data, &out),
@@ -374,6 +363,25 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
     }
+}
+
+/// `sako variants`: one line per game, its name, board size and description.
+fn list_variants() {
+    for v in all_variants() {
+        let (files, ranks) = (v.geometry.files, v.geometry.ranks);
+        say(&format!("{} {files}x{ranks} {}", v.name, v.description));
+    }
+}
+
+/// `sako openings`: balanced start positions as EPD on standard output, progress on
+/// standard error.
+fn openings(opts: sako::matches::openings::GenOptions) -> Result<(), String> {
+    if opts.depth == 0 || opts.depth > 30 {
+        return Err(format!("openings depth must be 1..30, not {}", opts.depth));
+    }
+    let mut stdout = std::io::stdout().lock();
+    sako::matches::openings::generate(&opts, &mut stdout, &mut |line| eprintln!("{line}"))?;
+    Ok(())
 }
 
 /// `sako perft`: the leaf count, or with `divide` the count below each root move. On a

@@ -765,65 +765,74 @@ impl Engine {
         self.last_depth = None;
         self.start_fen = fen.map(|f| self.fen_to_engine(f));
         let vname = self.engine_variant(variant);
-        let explicit = self.cfg.variant.is_some();
         match self.cfg.proto {
-            Proto::Uci => {
-                if (vname != "normal" || explicit)
-                    && self.uci_variant_set.as_deref() != Some(vname.as_str())
-                {
-                    self.send(&format!("setoption name UCI_Variant value {vname}"))?;
-                    self.uci_variant_set = Some(vname);
-                }
-                self.send("ucinewgame")?;
-            }
-            Proto::Xboard => {
-                self.send("new")?;
-                if vname != "normal" {
-                    self.send(&format!("variant {vname}"))?;
-                }
-                self.send("force")?;
-                if let Some(f) = self.start_fen.clone() {
-                    if self.xb.setboard {
-                        self.send(&format!("setboard {f}"))?;
-                    } else {
-                        let lines = edit_commands(&f).map_err(|e| {
-                            EngineError::Failed(format!(
-                                "{} has no setboard feature, and edit mode cannot set up {f}: {e}",
-                                self.name
-                            ))
-                        })?;
-                        for l in lines {
-                            self.send(&l)?;
-                        }
-                    }
-                }
-                match &self.cfg.tc {
-                    TimeControl::Clock {
-                        moves,
-                        base_ms,
-                        inc_ms,
-                    } => {
-                        let line = format!(
-                            "level {moves} {} {}",
-                            level_base(*base_ms),
-                            super::args::seconds(*inc_ms)
-                        );
-                        self.send(&line)?;
-                    }
-                    TimeControl::PerMove(ms) => {
-                        let line = format!("st {}", super::args::seconds(*ms));
-                        self.send(&line)?;
-                    }
-                    TimeControl::Infinite => {}
-                }
-                if let Some(d) = self.cfg.depth {
-                    self.send(&format!("sd {d}"))?;
-                }
-                self.send("post")?;
-                self.send("easy")?;
-            }
+            Proto::Uci => self.new_game_uci(vname)?,
+            Proto::Xboard => self.new_game_xboard(&vname)?,
         }
         self.sync(mux)
+    }
+
+    /// UCI's new game: the variant when it changes (or was asked for by name), then
+    /// `ucinewgame`.
+    fn new_game_uci(&mut self, vname: String) -> Result<(), EngineError> {
+        let explicit = self.cfg.variant.is_some();
+        if (vname != "normal" || explicit) && self.uci_variant_set.as_deref() != Some(&vname) {
+            self.send(&format!("setoption name UCI_Variant value {vname}"))?;
+            self.uci_variant_set = Some(vname);
+        }
+        self.send("ucinewgame")
+    }
+
+    /// XBoard's new game: `new`, the variant, the start position (by `setboard` or edit
+    /// mode), the clock and depth limits, `post` and `easy`.
+    fn new_game_xboard(&mut self, vname: &str) -> Result<(), EngineError> {
+        self.send("new")?;
+        if vname != "normal" {
+            self.send(&format!("variant {vname}"))?;
+        }
+        self.send("force")?;
+        if let Some(f) = self.start_fen.clone() {
+            self.xboard_set_up(&f)?;
+        }
+        match &self.cfg.tc {
+            TimeControl::Clock {
+                moves,
+                base_ms,
+                inc_ms,
+            } => {
+                let line = format!(
+                    "level {moves} {} {}",
+                    level_base(*base_ms),
+                    super::args::seconds(*inc_ms)
+                );
+                self.send(&line)?;
+            }
+            TimeControl::PerMove(ms) => self.send(&format!("st {}", super::args::seconds(*ms)))?,
+            TimeControl::Infinite => {}
+        }
+        if let Some(d) = self.cfg.depth {
+            self.send(&format!("sd {d}"))?;
+        }
+        self.send("post")?;
+        self.send("easy")
+    }
+
+    /// Sends an XBoard engine the position `fen`: `setboard` when it has the feature,
+    /// else the commands of edit mode.
+    fn xboard_set_up(&mut self, fen: &str) -> Result<(), EngineError> {
+        if self.xb.setboard {
+            return self.send(&format!("setboard {fen}"));
+        }
+        let lines = edit_commands(fen).map_err(|e| {
+            EngineError::Failed(format!(
+                "{} has no setboard feature, and edit mode cannot set up {fen}: {e}",
+                self.name
+            ))
+        })?;
+        for l in lines {
+            self.send(&l)?;
+        }
+        Ok(())
     }
 
     /// Asks for a move: `moves` is the whole game so far (sako's text), `own_ms` and
@@ -840,77 +849,102 @@ impl Engine {
         self.thinking = true;
         match self.cfg.proto {
             Proto::Uci => {
-                let mut pos = match &self.start_fen {
-                    Some(f) => format!("position fen {f}"),
-                    None => "position startpos".to_string(),
-                };
-                if !moves.is_empty() {
-                    pos += " moves";
-                    for m in moves {
-                        pos.push(' ');
-                        pos += &self.move_to_engine(m);
-                    }
-                }
-                self.send(&pos)?;
-                let mut go = String::from("go");
-                match (&self.cfg.tc, clocks) {
-                    (TimeControl::Clock { inc_ms, .. }, Some((own, opp))) => {
-                        let (w, b) = if self.color == Color::White {
-                            (own, opp)
-                        } else {
-                            (opp, own)
-                        };
-                        go += &format!(
-                            " wtime {} btime {} winc {inc_ms} binc {inc_ms}",
-                            w.max(1),
-                            b.max(1)
-                        );
-                        if let Some(n) = moves_to_go {
-                            go += &format!(" movestogo {n}");
-                        }
-                    }
-                    (TimeControl::PerMove(ms), _) => go += &format!(" movetime {ms}"),
-                    _ => {}
-                }
-                if let Some(n) = self.cfg.nodes {
-                    go += &format!(" nodes {n}");
-                }
-                if let Some(d) = self.cfg.depth {
-                    go += &format!(" depth {d}");
-                }
+                let position = self.uci_position(moves);
+                self.send(&position)?;
+                let go = self.uci_go(clocks, moves_to_go);
                 self.send(&go)?;
             }
-            Proto::Xboard => {
-                let pending: Vec<String> = moves[self.told.min(moves.len())..]
-                    .iter()
-                    .map(|m| self.move_to_engine(m))
-                    .collect();
-                let prefix = if self.xb.usermove { "usermove " } else { "" };
-                let clock_lines = |s: &mut Engine| -> Result<(), EngineError> {
-                    if let Some((own, opp)) = clocks {
-                        s.send(&format!("time {}", (own.max(0) + 9) / 10))?;
-                        s.send(&format!("otim {}", (opp.max(0) + 9) / 10))?;
-                    }
-                    Ok(())
-                };
-                if self.forced || pending.len() != 1 {
-                    if !self.forced {
-                        self.send("force")?;
-                    }
-                    for m in &pending {
-                        self.send(&format!("{prefix}{m}"))?;
-                    }
-                    clock_lines(self)?;
-                    self.send("go")?;
-                    self.forced = false;
-                } else {
-                    clock_lines(self)?;
-                    self.send(&format!("{prefix}{}", pending[0]))?;
-                }
-            }
+            Proto::Xboard => self.request_move_xboard(moves, clocks)?,
         }
         self.told = moves.len();
         Ok(Instant::now())
+    }
+
+    /// UCI's `position` line for the game so far.
+    fn uci_position(&self, moves: &[String]) -> String {
+        let mut line = match &self.start_fen {
+            Some(f) => format!("position fen {f}"),
+            None => "position startpos".to_string(),
+        };
+        if !moves.is_empty() {
+            line += " moves";
+            for m in moves {
+                line.push(' ');
+                line += &self.move_to_engine(m);
+            }
+        }
+        line
+    }
+
+    /// UCI's `go` line: the clocks (White's and Black's) or the time per move, and the
+    /// node and depth limits.
+    fn uci_go(&self, clocks: Option<(i64, i64)>, moves_to_go: Option<u32>) -> String {
+        let mut go = String::from("go");
+        match (&self.cfg.tc, clocks) {
+            (TimeControl::Clock { inc_ms, .. }, Some((own, opp))) => {
+                let (w, b) = if self.color == Color::White {
+                    (own, opp)
+                } else {
+                    (opp, own)
+                };
+                go += &format!(
+                    " wtime {} btime {} winc {inc_ms} binc {inc_ms}",
+                    w.max(1),
+                    b.max(1)
+                );
+                if let Some(n) = moves_to_go {
+                    go += &format!(" movestogo {n}");
+                }
+            }
+            (TimeControl::PerMove(ms), _) => go += &format!(" movetime {ms}"),
+            _ => {}
+        }
+        if let Some(n) = self.cfg.nodes {
+            go += &format!(" nodes {n}");
+        }
+        if let Some(d) = self.cfg.depth {
+            go += &format!(" depth {d}");
+        }
+        go
+    }
+
+    /// XBoard's move request: the moves the engine has not seen, the clocks, and `go`
+    /// (after `force` when more than the opponent's last move is new); a single new move
+    /// to an engine that is not in force mode is sent after the clocks and starts it.
+    fn request_move_xboard(
+        &mut self,
+        moves: &[String],
+        clocks: Option<(i64, i64)>,
+    ) -> Result<(), EngineError> {
+        let pending: Vec<String> = moves[self.told.min(moves.len())..]
+            .iter()
+            .map(|m| self.move_to_engine(m))
+            .collect();
+        let prefix = if self.xb.usermove { "usermove " } else { "" };
+        if self.forced || pending.len() != 1 {
+            if !self.forced {
+                self.send("force")?;
+            }
+            for m in &pending {
+                self.send(&format!("{prefix}{m}"))?;
+            }
+            self.xboard_clocks(clocks)?;
+            self.send("go")?;
+            self.forced = false;
+            Ok(())
+        } else {
+            self.xboard_clocks(clocks)?;
+            self.send(&format!("{prefix}{}", pending[0]))
+        }
+    }
+
+    /// XBoard's `time` and `otim` (centiseconds, rounded up) when there is a clock.
+    fn xboard_clocks(&mut self, clocks: Option<(i64, i64)>) -> Result<(), EngineError> {
+        if let Some((own, opp)) = clocks {
+            self.send(&format!("time {}", (own.max(0) + 9) / 10))?;
+            self.send(&format!("otim {}", (opp.max(0) + 9) / 10))?;
+        }
+        Ok(())
     }
 
     /// Records that the engine's move was accepted (it now knows one more move).

@@ -245,71 +245,26 @@ impl Uci {
 
     fn go(&mut self, rest: &str) {
         self.abort_search();
-        let words: Vec<&str> = rest.split_whitespace().collect();
-        let mut limits = Limits {
-            overhead: Some(self.overhead_ms),
-            ..Limits::default()
-        };
         let white = self.s.game.side_to_move() == Color::White;
-        let mut ponder = false;
-        let mut exclude_others: Option<Vec<String>> = None;
-        let mut i = 0;
-        let num = |k: usize| words.get(k).and_then(|w| w.parse::<i64>().ok());
-        while i < words.len() {
-            let w = words[i];
-            let value = num(i + 1);
-            let mut takes_value = true;
-            match w {
-                "wtime" if white => limits.time_left = value.map(|v| v.max(0) as u64),
-                "btime" if !white => limits.time_left = value.map(|v| v.max(0) as u64),
-                "winc" if white => limits.increment = value.unwrap_or(0).max(0) as u64,
-                "binc" if !white => limits.increment = value.unwrap_or(0).max(0) as u64,
-                "wtime" | "btime" | "winc" | "binc" => {}
-                "movestogo" => limits.moves_to_go = value.map(|v| v.max(1) as u32),
-                "movetime" => limits.movetime = value.map(|v| v.max(1) as u64),
-                "depth" => limits.depth = value.map(|v| v.clamp(1, 100) as u32),
-                "nodes" => limits.nodes = value.map(|v| v.max(1) as u64),
-                "mate" => limits.depth = value.map(|v| (2 * v.clamp(1, 50)) as u32),
-                "infinite" => {
-                    limits.infinite = true;
-                    takes_value = false;
-                }
-                "ponder" => {
-                    ponder = true;
-                    takes_value = false;
-                }
-                "perft" => {
-                    let depth = value.unwrap_or(1).clamp(0, 20) as u32;
-                    self.perft(depth);
-                    return;
-                }
-                "searchmoves" => {
-                    exclude_others = Some(words[i + 1..].iter().map(|s| s.to_string()).collect());
-                    break;
-                }
-                _ => {
-                    self.info(&format!("Error (unknown go parameter): {w}"));
-                    takes_value = false;
-                }
-            }
-            if takes_value && value.is_none() {
-                // The next word is left for the next parameter (`go depth wtime 100`).
-                // With no usable limit the search runs until `stop`, as in Stockfish.
-                self.info(&format!("Error (go {w} needs a number)"));
-                takes_value = false;
-            }
-            i += if takes_value { 2 } else { 1 };
+        let request = GoRequest::parse(rest, white, self.overhead_ms);
+        for e in &request.errors {
+            self.info(e);
         }
-        let exclude = match exclude_others {
+        if let Some(depth) = request.perft {
+            self.perft(depth);
+            return;
+        }
+        let exclude = match request.searchmoves {
             Some(keep) => {
                 let all = self.s.game.legal_moves();
                 all.into_iter().filter(|m| !keep.contains(m)).collect()
             }
             None => Vec::new(),
         };
+        let mut limits = request.limits;
         self.held = None;
-        self.hold = ponder || limits.infinite;
-        if ponder {
+        self.hold = request.ponder || limits.infinite;
+        if request.ponder {
             self.ponder_limits = Some(limits.clone());
             limits = Limits {
                 infinite: true,
@@ -370,5 +325,137 @@ impl FrontEnd for Uci {
 
     fn session(&mut self) -> &mut Session {
         &mut self.s
+    }
+}
+
+/// What a `go` command asks for, read from its parameters.
+struct GoRequest {
+    /// The search limits for the side to move.
+    limits: Limits,
+    /// `go ponder`: search on the expected move, with `limits` kept for `ponderhit`.
+    ponder: bool,
+    /// `searchmoves`: the only root moves to consider.
+    searchmoves: Option<Vec<String>>,
+    /// `go perft N`: count leaves instead of searching.
+    perft: Option<u32>,
+    /// One error text per parameter that was unknown or lacked its number.
+    errors: Vec<String>,
+}
+
+impl GoRequest {
+    /// Reads `go`'s parameters (`rest`) for White (`white`) or Black to move. Bad
+    /// parameters are skipped with an error text; reading stops at `perft` (which takes
+    /// the command over) and at `searchmoves` (the rest of the line is its moves).
+    fn parse(rest: &str, white: bool, overhead_ms: u64) -> GoRequest {
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let mut request = GoRequest {
+            limits: Limits {
+                overhead: Some(overhead_ms),
+                ..Limits::default()
+            },
+            ponder: false,
+            searchmoves: None,
+            perft: None,
+            errors: Vec::new(),
+        };
+        let limits = &mut request.limits;
+        let num = |k: usize| words.get(k).and_then(|w| w.parse::<i64>().ok());
+        let mut i = 0;
+        while i < words.len() {
+            let w = words[i];
+            let value = num(i + 1);
+            let mut takes_value = true;
+            match w {
+                "wtime" if white => limits.time_left = value.map(|v| v.max(0) as u64),
+                "btime" if !white => limits.time_left = value.map(|v| v.max(0) as u64),
+                "winc" if white => limits.increment = value.unwrap_or(0).max(0) as u64,
+                "binc" if !white => limits.increment = value.unwrap_or(0).max(0) as u64,
+                "wtime" | "btime" | "winc" | "binc" => {}
+                "movestogo" => limits.moves_to_go = value.map(|v| v.max(1) as u32),
+                "movetime" => limits.movetime = value.map(|v| v.max(1) as u64),
+                "depth" => limits.depth = value.map(|v| v.clamp(1, 100) as u32),
+                "nodes" => limits.nodes = value.map(|v| v.max(1) as u64),
+                "mate" => limits.depth = value.map(|v| (2 * v.clamp(1, 50)) as u32),
+                "infinite" => {
+                    limits.infinite = true;
+                    takes_value = false;
+                }
+                "ponder" => {
+                    request.ponder = true;
+                    takes_value = false;
+                }
+                "perft" => {
+                    request.perft = Some(value.unwrap_or(1).clamp(0, 20) as u32);
+                    break;
+                }
+                "searchmoves" => {
+                    request.searchmoves =
+                        Some(words[i + 1..].iter().map(|s| s.to_string()).collect());
+                    break;
+                }
+                _ => {
+                    request
+                        .errors
+                        .push(format!("Error (unknown go parameter): {w}"));
+                    takes_value = false;
+                }
+            }
+            if takes_value && value.is_none() {
+                // The next word is left for the next parameter (`go depth wtime 100`).
+                // With no usable limit the search runs until `stop`, as in Stockfish.
+                request
+                    .errors
+                    .push(format!("Error (go {w} needs a number)"));
+                takes_value = false;
+            }
+            i += if takes_value { 2 } else { 1 };
+        }
+        request
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::GoRequest;
+
+    #[test]
+    fn go_reads_the_side_to_moves_clock() {
+        let r = GoRequest::parse(
+            "wtime 1000 btime 2000 winc 10 binc 20 movestogo 7",
+            false,
+            30,
+        );
+        assert_eq!(r.limits.time_left, Some(2000));
+        assert_eq!(r.limits.increment, 20);
+        assert_eq!(r.limits.moves_to_go, Some(7));
+        assert_eq!(r.limits.overhead, Some(30));
+        assert!(r.errors.is_empty() && !r.ponder && r.perft.is_none());
+    }
+
+    #[test]
+    fn go_skips_bad_parameters_with_an_error_each() {
+        let r = GoRequest::parse("depth wtime 100 frobnicate nodes 5000", true, 0);
+        assert_eq!(r.limits.depth, None);
+        assert_eq!(r.limits.time_left, Some(100));
+        assert_eq!(r.limits.nodes, Some(5000));
+        assert_eq!(
+            r.errors,
+            [
+                "Error (go depth needs a number)",
+                "Error (unknown go parameter): frobnicate"
+            ]
+        );
+    }
+
+    #[test]
+    fn go_stops_at_perft_and_searchmoves() {
+        let r = GoRequest::parse("perft 30 depth 3", true, 0);
+        assert_eq!((r.perft, r.limits.depth), (Some(20), None));
+        let r = GoRequest::parse("ponder infinite searchmoves e2e4 d2d4", true, 0);
+        assert!(r.ponder && r.limits.infinite);
+        assert_eq!(
+            r.searchmoves,
+            Some(vec!["e2e4".to_string(), "d2d4".to_string()])
+        );
     }
 }
