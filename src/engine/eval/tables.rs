@@ -1025,21 +1025,31 @@ mod tests {
     }
 
     #[test]
-    fn chancellor_games_use_paulowichs_own_table() {
-        // David Paulowich's chancellor bonus table for GNU Chess, index 0 = a1.
-        const PAULOWICH: [i32; 64] = [
-            0, 2, 4, 6, 6, 4, 2, 0, 2, 4, 6, 8, 8, 6, 4, 2, 4, 6, 8, 10, 10, 8, 6, 4, 6, 8, 10, 10,
-            10, 10, 8, 6, 6, 8, 10, 10, 10, 10, 8, 6, 4, 6, 8, 10, 10, 8, 6, 4, 2, 4, 6, 8, 8, 6,
-            4, 2, 0, 2, 4, 6, 6, 4, 2, 0,
-        ];
+    fn chancellor_games_keep_the_shape_of_paulowichs_table() {
+        // The chancellor games' tables were tuned starting from David Paulowich's
+        // chancellor bonus table (0 in the corners, 10 in the centre; its comment in
+        // eval-tables/chancellor.txt). The tuning moved the numbers but must keep his
+        // shape: the centre squares worth clearly more than the corners.
+        const CENTRE: [usize; 4] = [27, 28, 35, 36]; // d4 e4 d5 e5
+        const CORNERS: [usize; 4] = [0, 7, 56, 63]; // a1 h1 a8 h8
         for name in ["chancellor", "chancellorx", "kingsleap"] {
             let def = &all_variants()[variant_id(name).unwrap()];
             let t = EvalTables::embedded(def).unwrap();
             let c = def.pieces.iter().position(|p| p.letter == 'C').unwrap();
-            for (sq, &v) in PAULOWICH.iter().enumerate() {
-                assert_eq!(t.pieces[c].pst[sq].mg, v, "{name} square {sq}");
-                assert_eq!(t.pieces[c].pst[sq].eg, v, "{name} square {sq}");
-            }
+            let pst = &t.pieces[c].pst;
+            let mean = |squares: &[usize], f: &dyn Fn(usize) -> i32| {
+                squares.iter().map(|&sq| f(sq)).sum::<i32>() / squares.len() as i32
+            };
+            let mg = |sq: usize| pst[sq].mg;
+            let eg = |sq: usize| pst[sq].eg;
+            assert!(
+                mean(&CENTRE, &mg) >= mean(&CORNERS, &mg) + 5,
+                "{name} middlegame"
+            );
+            assert!(
+                mean(&CENTRE, &eg) >= mean(&CORNERS, &eg) + 5,
+                "{name} endgame"
+            );
         }
     }
 }
