@@ -2,14 +2,16 @@
 """Train a sako network (docs/nnue.md) on SAKOFEAT feature files with JAX and optax.
 
     train.py --data FILE.bin [FILE.bin ...] --out NET.nnue --games normal \\
-             --types 6 --squares 64 --hidden 256 --epochs 10 --batch 16384 --lr 1e-3 \\
-             --lambda 0.5 --seed 1 --val-share 0.02 --loss-csv loss.csv --threads 1
+             --types 6 --squares 64 --hidden 256 --epochs 10 --batch 4096 --lr 5e-3 \\
+             --lambda 0.1 --seed 1 --val-share 0.02 --loss-csv loss.csv --threads 1 --mirror 8
 
 The model is the engine's: a_v = B1 + sum of the W1 rows of the inputs active in view v,
 clipped to [0, 1], the side to move's accumulator first, y = B2 + W2 . [us, them], and
 eval = 400*y centipawns. The loss is the mean squared error between sigmoid(y) and
 lambda*wdl + (1 - lambda)*sigmoid(score/400), both from the side to move's view. Adam with
-a learning-rate drop, every weight and bias clipped to [-1.98, 1.98] after each step.
+a cosine (or step) learning-rate schedule and optional decoupled weight decay, every weight
+and bias clipped to [-1.98, 1.98] after each step; optionally each position mirrored left to
+right at random (--mirror FILES).
 
 After every epoch the float weights and the optimiser state go to a checkpoint (.npz;
 `--resume CKPT` continues from it) and the quantised net to --out.
@@ -35,9 +37,11 @@ def parse_args(argv=None):
     ap.add_argument("--squares", type=int, required=True, help="squares N of the games")
     ap.add_argument("--hidden", type=int, default=256, help="accumulator size H")
     ap.add_argument("--epochs", type=int, default=10, help="total epochs (a resumed run included)")
-    ap.add_argument("--batch", type=int, default=16384)
-    ap.add_argument("--lr", type=float, default=1e-3)
-    ap.add_argument("--schedule", choices=("step", "cosine"), default="step",
+    ap.add_argument("--batch", type=int, default=4096,
+                    help="positions per step (with a few million positions, 16384 gives too "
+                         "few steps an epoch: measured in scripts/nnue/README.md)")
+    ap.add_argument("--lr", type=float, default=5e-3)
+    ap.add_argument("--schedule", choices=("step", "cosine"), default="cosine",
                     help="step: lr times --lr-drop for the last --drop-share of the epochs; "
                          "cosine: cosine decay to lr*--lr-drop over the run")
     ap.add_argument("--lr-drop", type=float, default=0.1)
@@ -45,8 +49,24 @@ def parse_args(argv=None):
     ap.add_argument("--lambda", dest="lam", type=float, default=0.5,
                     help="weight of the game result in the target (1-lambda: the score)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--w1-std", type=float, default=0.01,
+                    help="standard deviation of the initial W1 (0: 1/sqrt(mean active "
+                         "inputs)); small values keep rarely seen inputs from adding noise")
+    ap.add_argument("--b1-init", type=float, default=0.5,
+                    help="initial B1 (0.5 starts every unit inside the clipped ReLU's slope)")
+    ap.add_argument("--weight-decay", type=float, default=0.0,
+                    help="decoupled weight decay (AdamW) per step, times the learning rate: "
+                         "pulls weights of inputs that are rarely seen towards zero")
+    ap.add_argument("--mirror", type=int, default=0, metavar="FILES",
+                    help="with the board's number of files: mirror each training position "
+                         "left to right with probability 1/2 (for games whose rules are "
+                         "symmetric under that mirror; castling rights are not inputs)")
     ap.add_argument("--val-share", type=float, default=0.02,
                     help="share of positions held out for the validation loss")
+    ap.add_argument("--val-from", choices=("random", "tail"), default="random",
+                    help="random: validation positions drawn at random (positions of one game "
+                         "land on both sides); tail: the last positions of the last file, "
+                         "whole games the training never sees")
     ap.add_argument("--loss-csv", default=None,
                     help="CSV of epoch,train_loss,val_loss,seconds (appended to on --resume)")
     ap.add_argument("--threads", type=int, default=1,
@@ -68,6 +88,10 @@ def parse_args(argv=None):
         ap.error("--lambda must be in [0, 1]")
     if not 0.0 <= args.val_share < 1.0:
         ap.error("--val-share must be in [0, 1)")
+    if args.mirror < 0 or (args.mirror and args.squares % args.mirror):
+        ap.error("--mirror FILES must divide --squares")
+    if args.weight_decay < 0:
+        ap.error("--weight-decay must not be negative")
     if args.checkpoint is None:
         base = args.out[:-5] if args.out.endswith(".nnue") else args.out
         args.checkpoint = base + ".ckpt.npz"
@@ -132,7 +156,7 @@ def sse(params, us, them, target, weight):
     return jnp.sum(weight * d * d)
 
 
-def make_functions(adam):
+def make_functions(adam, weight_decay):
     def train_step(params, opt_state, us, them, target, weight, lr):
         loss, grads = jax.value_and_grad(sse)(params, us, them, target, weight)
         grads = jax.lax.psum(grads, "dev")
@@ -141,7 +165,8 @@ def make_functions(adam):
         grads = jax.tree_util.tree_map(lambda g: g / total, grads)
         updates, opt_state = adam.update(grads, opt_state, params)
         params = jax.tree_util.tree_map(
-            lambda p, u: jnp.clip(p - lr * u, -WEIGHT_CLIP, WEIGHT_CLIP), params, updates)
+            lambda p, u: jnp.clip(p - lr * (u + weight_decay * p), -WEIGHT_CLIP, WEIGHT_CLIP),
+            params, updates)
         return params, opt_state, loss
 
     def eval_step(params, us, them, target, weight):
@@ -153,12 +178,12 @@ def make_functions(adam):
     return train, evaluate
 
 
-def init_params(rng, F, H, mean_n):
-    s1 = 1.0 / math.sqrt(max(mean_n, 1.0))
+def init_params(rng, F, H, mean_n, w1_std=None, b1=0.0):
+    s1 = 1.0 / math.sqrt(max(mean_n, 1.0)) if not w1_std else w1_std
     s2 = 1.0 / math.sqrt(2 * H)
     return {
         "W1": rng.normal(0.0, s1, size=(F, H)).clip(-WEIGHT_CLIP, WEIGHT_CLIP).astype(np.float32),
-        "B1": np.full((H,), 0.0, np.float32),
+        "B1": np.full((H,), b1, np.float32),
         "W2": rng.uniform(-s2, s2, size=(2 * H,)).astype(np.float32),
         "B2": np.zeros((), np.float32),
     }
@@ -213,26 +238,44 @@ def learning_rate(args, step, steps_per_epoch):
 class Batcher:
     """Builds padded device batches from the memory-mapped feature files."""
 
-    def __init__(self, data, targets, width, batch, devices):
+    def __init__(self, data, targets, width, batch, devices, mirror_map=None):
         self.data, self.targets, self.width = data, targets, width
         self.devices = devices
         self.per_dev = -(-batch // devices)
         self.size = self.per_dev * devices
+        self.mirror_map = mirror_map
 
-    def make(self, idx):
+    def make(self, idx, rng=None):
         """(us, them, target, weight), each with a leading device axis; rows past len(idx)
-        are padding with weight 0."""
+        are padding with weight 0. With an rng and a mirror map, about half of the rows are
+        mirrored left to right."""
         m = len(idx)
         us = np.full((self.size, self.width), self.data.F, dtype=np.int32)
         them = np.full((self.size, self.width), self.data.F, dtype=np.int32)
         target = np.zeros(self.size, np.float32)
         weight = np.zeros(self.size, np.float32)
         us[:m], them[:m] = self.data.gather(idx, self.width)
+        if rng is not None and self.mirror_map is not None:
+            flip = np.flatnonzero(rng.random(m) < 0.5)
+            us[flip] = self.mirror_map[us[flip]]
+            them[flip] = self.mirror_map[them[flip]]
         target[:m] = self.targets[idx]
         weight[:m] = 1.0
         d, b = self.devices, self.per_dev
         return (us.reshape(d, b, -1), them.reshape(d, b, -1),
                 target.reshape(d, b), weight.reshape(d, b))
+
+
+def mirror_map(T, N, files):
+    """Input index -> the same input with its square mirrored left to right (hand inputs and
+    the padding index F map to themselves)."""
+    F = nnuefmt.num_inputs(T, N)
+    out = np.arange(F + 1, dtype=np.int32)
+    board = np.arange(2 * T * N)
+    sq = board % N
+    mirrored = (sq // files) * files + (files - 1 - sq % files)
+    out[board] = (board - sq + mirrored).astype(np.int32)
+    return out
 
 
 def validation_loss(evaluate, params, batcher, val_idx):
@@ -286,21 +329,27 @@ def main():
         n_val = 1
     if n_val >= data.count:
         sys.exit("no positions left for training")
-    val_idx = np.sort(perm[:n_val])
-    train_idx = perm[n_val:]
+    if args.val_from == "tail":
+        val_idx = np.arange(data.count - n_val, data.count)
+        train_idx = perm[perm < data.count - n_val]
+    else:
+        val_idx = np.sort(perm[:n_val])
+        train_idx = perm[n_val:]
 
     devices = jax.local_devices()[:args.threads]
     if len(devices) < args.threads:
         sys.exit(f"JAX made {len(devices)} CPU devices, not {args.threads}")
-    batcher = Batcher(data, targets, width, args.batch, len(devices))
+    mmap_ = mirror_map(T, N, args.mirror) if args.mirror else None
+    batcher = Batcher(data, targets, width, args.batch, len(devices), mmap_)
     steps_per_epoch = -(-len(train_idx) // batcher.size)
     log(f"split: {len(train_idx)} train, {n_val} validation; batch {batcher.size} over "
         f"{len(devices)} device(s), {steps_per_epoch} steps per epoch; H = {H}")
 
     adam = optax.scale_by_adam()
-    train_step, eval_step = make_functions(adam)
+    train_step, eval_step = make_functions(adam, np.float32(args.weight_decay))
     meta = {"games": args.games, "T": T, "N": N, "K": K_HAND, "H": H, "F": F,
-            "seed": args.seed, "lam": args.lam}
+            "seed": args.seed, "lam": args.lam, "mirror": args.mirror,
+            "weight_decay": args.weight_decay}
     start_epoch = 0
     if args.resume:
         params, opt_state, start_epoch, old = load_checkpoint(args.resume, adam, F, H)
@@ -309,7 +358,7 @@ def main():
                 sys.exit(f"{args.resume}: {k} = {old[k]}, this run has {meta[k]}")
         log(f"resumed from {args.resume} after epoch {start_epoch}")
     else:
-        params = init_params(rng, F, H, float(data.n.mean()))
+        params = init_params(rng, F, H, float(data.n.mean()), args.w1_std, args.b1_init)
         opt_state = adam.init(params)
 
     params = jax.device_put_replicated(params, devices)
@@ -334,10 +383,11 @@ def main():
         order = train_idx[np.random.default_rng([args.seed, epoch]).permutation(len(train_idx))]
         losses, pending = [], []
         last_print = time.time()
+        flip_rng = np.random.default_rng([args.seed, epoch, 1]) if args.mirror else None
         for s in range(steps_per_epoch):
             step = epoch * steps_per_epoch + s
             lr = np.float32(learning_rate(args, step, steps_per_epoch))
-            batch = batcher.make(order[s * batcher.size:(s + 1) * batcher.size])
+            batch = batcher.make(order[s * batcher.size:(s + 1) * batcher.size], flip_rng)
             params, opt_state, loss = train_step(params, opt_state, *batch, lr)
             losses.append(loss)
             # Keep at most two steps queued so batches do not pile up in memory.
