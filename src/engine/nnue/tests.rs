@@ -258,6 +258,44 @@ fn every_built_in_net_is_good_for_the_games_it_names() {
     }
 }
 
+/// A built-in net on random positions of one of its games: integer within a centipawn of
+/// the float reference; and, being trained, it counts a missing queen as a loss.
+fn check_built_in<B: BoardWidth>(def: &VariantDef, net: &Network) {
+    for pos in random_positions::<B>(def.name, 60, 5) {
+        let (int, float) = (net.evaluate(&pos), net.evaluate_float(&pos));
+        assert!((int as f64 - float).abs() < 1.0 + 1e-6, "{}", def.name);
+    }
+    let rules = B::rules(variant_id(def.name).unwrap());
+    let start = Position::<B>::from_fen(rules, def.start_fen).unwrap();
+    let board = def.start_fen.split(' ').next().unwrap();
+    let queen = def.pieces.iter().position(|p| p.letter == 'Q');
+    // Games with a hand in the FEN (`[...]`) are left to the random positions.
+    if let (Some(queen), false) = (queen, board.contains('[')) {
+        // Black's queens taken off the start position: White (to move) is far ahead.
+        let black_queen = def.pieces[queen].letter.to_ascii_lowercase();
+        let fen = format!("{} w - - 0 1", board.replace(black_queen, "1"));
+        let short = Position::<B>::from_fen(rules, &fen).expect("the start without the queen");
+        let (even, ahead) = (net.evaluate(&start), net.evaluate(&short));
+        assert!(ahead > even + 300, "{}: {even} -> {ahead}", def.name);
+    }
+}
+
+#[test]
+fn built_in_nets_match_their_float_reference_and_count_material() {
+    for (_, checked) in built_in::files() {
+        let file = checked.unwrap();
+        for game in &file.games {
+            let def = def_of(game);
+            let net = built_in::for_game(def).unwrap();
+            if def.geometry.squares() <= 64 {
+                check_built_in::<u64>(def, &net);
+            } else {
+                check_built_in::<u128>(def, &net);
+            }
+        }
+    }
+}
+
 #[test]
 fn the_net_argument_chooses_a_file_or_none() {
     assert_eq!(NetChoice::from_arg("off"), NetChoice::Off);
