@@ -178,8 +178,9 @@ def make_functions(adam, weight_decay):
     return train, evaluate
 
 
-def init_params(rng, F, H, mean_n, w1_std=None, b1=0.0):
-    s1 = 1.0 / math.sqrt(max(mean_n, 1.0)) if not w1_std else w1_std
+def init_params(rng, F, H, mean_n, w1_std, b1):
+    """Initial weights; w1_std 0 means 1/sqrt(mean active inputs)."""
+    s1 = w1_std or 1.0 / math.sqrt(max(mean_n, 1.0))
     s2 = 1.0 / math.sqrt(2 * H)
     return {
         "W1": rng.normal(0.0, s1, size=(F, H)).clip(-WEIGHT_CLIP, WEIGHT_CLIP).astype(np.float32),
@@ -339,8 +340,8 @@ def main():
     devices = jax.local_devices()[:args.threads]
     if len(devices) < args.threads:
         sys.exit(f"JAX made {len(devices)} CPU devices, not {args.threads}")
-    mmap_ = mirror_map(T, N, args.mirror) if args.mirror else None
-    batcher = Batcher(data, targets, width, args.batch, len(devices), mmap_)
+    mirrored = mirror_map(T, N, args.mirror) if args.mirror else None
+    batcher = Batcher(data, targets, width, args.batch, len(devices), mirrored)
     steps_per_epoch = -(-len(train_idx) // batcher.size)
     log(f"split: {len(train_idx)} train, {n_val} validation; batch {batcher.size} over "
         f"{len(devices)} device(s), {steps_per_epoch} steps per epoch; H = {H}")

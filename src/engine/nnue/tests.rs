@@ -132,15 +132,19 @@ fn check_against_float<B: BoardWidth>(def: &VariantDef, seed: u64) {
         let fresh = net.evaluate(&pos);
         pos.set_input_columns(Some(net.input_columns()));
         let kept = net.evaluate(&pos);
-        let float = net.evaluate_float(&pos);
         assert_eq!(kept, fresh, "{}", def.name);
-        // The integer sums are exact; only the final division truncates.
-        assert!(
-            (kept as f64 - float).abs() < 1.0 + 1e-6,
-            "{}: integer {kept}, float {float}",
-            def.name
-        );
+        assert_within_a_centipawn(&net, &pos, def.name);
     }
+}
+
+/// The integer evaluation of `pos` within a centipawn of the float reference: the integer
+/// sums are exact; only the final division truncates.
+fn assert_within_a_centipawn<B: BoardWidth>(net: &Network, pos: &Position<B>, game: &str) {
+    let (int, float) = (net.evaluate(pos), net.evaluate_float(pos));
+    assert!(
+        (int as f64 - float).abs() < 1.0 + 1e-6,
+        "{game}: integer {int}, float {float}"
+    );
 }
 
 #[test]
@@ -262,8 +266,7 @@ fn every_built_in_net_is_good_for_the_games_it_names() {
 /// the float reference; and, being trained, it counts a missing queen as a loss.
 fn check_built_in<B: BoardWidth>(def: &VariantDef, net: &Network) {
     for pos in random_positions::<B>(def.name, 60, 5) {
-        let (int, float) = (net.evaluate(&pos), net.evaluate_float(&pos));
-        assert!((int as f64 - float).abs() < 1.0 + 1e-6, "{}", def.name);
+        assert_within_a_centipawn(net, &pos, def.name);
     }
     let rules = B::rules(variant_id(def.name).unwrap());
     let start = Position::<B>::from_fen(rules, def.start_fen).unwrap();
