@@ -138,7 +138,7 @@ fn uci_evaluates_with_a_network_file_and_keeps_it_when_a_bad_one_comes() {
         std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
         let other = write_net(&dir, "shatar.nnue", &random_net(&["shatar"], 16, 2));
         let script = format!(
-            "uci\nsetoption name UCI_Variant value {variant}\n\
+            "uci\nsetoption name UCI_Variant value {variant}\nposition startpos\neval\n\
              setoption name EvalFile value {good}\nposition startpos\neval\n\
              setoption name EvalFile value {truncated}\neval\n\
              setoption name EvalFile value /nonexistent/x.nnue\neval\n\
@@ -150,8 +150,14 @@ fn uci_evaluates_with_a_network_file_and_keeps_it_when_a_bad_one_comes() {
             other = other.display(),
         );
         let out = session(&[] as &[&str], &script, "bestmove");
-        let evals = eval_lines(&out);
-        assert_eq!(evals.len(), 5, "{variant}: {out:?}");
+        let mut evals = eval_lines(&out);
+        assert_eq!(evals.len(), 6, "{variant}: {out:?}");
+        // The game's own evaluation before any file: its built-in net or its tables.
+        let default = evals.remove(0);
+        assert!(
+            default.ends_with("(tables)") || default.contains("(network built-in "),
+            "{variant}: {default}"
+        );
         let with_net = format!("(network {})", good.display());
         assert!(evals[0].ends_with(&with_net), "{variant}: {}", evals[0]);
         // The truncated and the missing file are refused, named, and change nothing.
@@ -165,12 +171,13 @@ fn uci_evaluates_with_a_network_file_and_keeps_it_when_a_bad_one_comes() {
             .any(|l| l.contains("/nonexistent/x.nnue") && l.contains("cannot read")));
         assert_eq!(evals[1], evals[0], "{variant}");
         assert_eq!(evals[2], evals[0], "{variant}");
-        // A good file for another game is kept for that game; this one uses its tables.
+        // A good file for another game is kept for that game; this one goes back to its
+        // own evaluation (a built-in net where the game has one, else its tables).
         assert!(
             out.iter().any(|l| l.contains("shatar.nnue is for shatar;")),
             "{variant}: {out:?}"
         );
-        assert!(evals[3].ends_with("(tables)"), "{variant}: {}", evals[3]);
+        assert_eq!(evals[3], default, "{variant}");
         assert!(evals[4].ends_with("(tables)"), "{variant}: {}", evals[4]);
         let best = out.last().unwrap();
         assert!(
