@@ -32,7 +32,7 @@ def parse_args(argv=None):
     ap.add_argument("--data", nargs="+", required=True, help="SAKOFEAT feature files")
     ap.add_argument("--out", required=True, help="quantised net to write (.nnue)")
     ap.add_argument("--games", required=True,
-                    help="comma-separated sako game names the net is for (normal, shatar,shatarhia)")
+                    help="comma-separated sako game names the net is for (normal, chancellor,chancellorx,kingsleap)")
     ap.add_argument("--types", type=int, required=True, help="piece types T of the games")
     ap.add_argument("--squares", type=int, required=True, help="squares N of the games")
     ap.add_argument("--hidden", type=int, default=256, help="accumulator size H")
