@@ -60,7 +60,8 @@ def parse_args(argv=None):
     ap.add_argument("--mirror", type=int, default=0, metavar="FILES",
                     help="with the board's number of files: mirror each training position "
                          "left to right with probability 1/2 (for games whose rules are "
-                         "symmetric under that mirror; castling rights are not inputs)")
+                         "symmetric under that mirror, castling rights not being inputs, or "
+                         "under a half turn with colours swapped: see README)")
     ap.add_argument("--val-share", type=float, default=0.02,
                     help="share of positions held out for the validation loss")
     ap.add_argument("--val-from", choices=("random", "tail"), default="random",
