@@ -75,12 +75,17 @@ def parse_args(argv=None):
     ap.add_argument("--checkpoint", default=None,
                     help="checkpoint to write each epoch (default: OUT without .nnue + .ckpt.npz)")
     ap.add_argument("--resume", default=None, help="checkpoint to continue from")
+    ap.add_argument("--init-net", default=None, metavar="NNUE",
+                    help="start from the weights of this net file (fine-tuning on new data); "
+                         "its T, N and H must match, Adam starts from zero moments")
     ap.add_argument("--stop-after", type=int, default=None,
                     help="end after this epoch (the schedule still follows --epochs); "
                          "continue later with --resume")
     ap.add_argument("--progress", type=float, default=60.0,
                     help="seconds between progress lines inside an epoch (0: none)")
     args = ap.parse_args(argv)
+    if args.resume and args.init_net:
+        ap.error("--resume and --init-net exclude each other")
     if args.threads < 1:
         ap.error("--threads must be at least 1")
     if args.epochs < 1 or args.batch < 1 or args.lr <= 0:
@@ -225,6 +230,24 @@ def load_checkpoint(path, adam, F, H):
     return params, opt_state, epoch, meta
 
 
+def params_from_net(path, T, N, H):
+    """The float weights a quantised net file stands for (its integers over the scales)."""
+    try:
+        net = nnuefmt.read_net(path)
+    except (nnuefmt.FormatError, OSError) as e:
+        sys.exit(f"error: {e}")
+    if (net.T, net.N, net.H) != (T, N, H):
+        sys.exit(f"{path}: T = {net.T}, N = {net.N}, H = {net.H}; this run has "
+                 f"T = {T}, N = {N}, H = {H}")
+    qa, qb = float(nnuefmt.QA), float(nnuefmt.QB)
+    return {
+        "W1": (net.W1 / qa).astype(np.float32),
+        "B1": (net.B1 / qa).astype(np.float32),
+        "W2": (net.W2 / qb).astype(np.float32),
+        "B2": np.asarray(net.B2 / (qa * qb), np.float32),
+    }
+
+
 # ---------------------------------------------------------------- training
 
 def learning_rate(args, step, steps_per_epoch):
@@ -359,6 +382,10 @@ def main():
             if k in old and int(old[k]) != meta[k]:
                 sys.exit(f"{args.resume}: {k} = {old[k]}, this run has {meta[k]}")
         log(f"resumed from {args.resume} after epoch {start_epoch}")
+    elif args.init_net:
+        params = params_from_net(args.init_net, T, N, H)
+        opt_state = adam.init(params)
+        log(f"started from the weights of {args.init_net}")
     else:
         params = init_params(rng, F, H, float(data.n.mean()), args.w1_std, args.b1_init)
         opt_state = adam.init(params)
