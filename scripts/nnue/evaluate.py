@@ -53,10 +53,8 @@ def main():
     count = feats.count if args.first <= 0 else min(args.first, feats.count)
     H = net.H
     W1 = np.vstack([net.W1, np.zeros((1, H), np.int64)])  # row F: padding
-    W1f = W1.astype(np.float64) / QA
-    B1f = net.B1.astype(np.float64) / QA
-    W2f = net.W2.astype(np.float64) / QB
-    B2f = net.B2 / (QA * QB)
+    W1f, B1f, W2f, B2f = nnuefmt.dequantise(net)
+    W1f = np.vstack([W1f, np.zeros((1, H))])
     overflows = {"i16 accumulator": 0, "i32 sum": 0, "i32 product": 0}
     max_diff = 0.0
     chunk = 4096

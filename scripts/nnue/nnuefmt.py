@@ -250,6 +250,13 @@ def quantise(games, T, N, K, W1, B1, W2, B2):
     return Net(games, T, N, K, H, q1, qb1, q2, int(qb2))
 
 
+def dequantise(net, dtype=np.float64):
+    """The float weights (W1, B1, W2, B2) a quantised net stands for: its integers over
+    the scales of `quantise`."""
+    return (net.W1.astype(dtype) / QA, net.B1.astype(dtype) / QA,
+            net.W2.astype(dtype) / QB, dtype(net.B2 / (QA * QB)))
+
+
 def write_net(path, net):
     games = net.games.encode("utf-8")
     parts = [

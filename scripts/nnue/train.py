@@ -239,13 +239,7 @@ def params_from_net(path, T, N, H):
     if (net.T, net.N, net.H) != (T, N, H):
         sys.exit(f"{path}: T = {net.T}, N = {net.N}, H = {net.H}; this run has "
                  f"T = {T}, N = {N}, H = {H}")
-    qa, qb = float(nnuefmt.QA), float(nnuefmt.QB)
-    return {
-        "W1": (net.W1 / qa).astype(np.float32),
-        "B1": (net.B1 / qa).astype(np.float32),
-        "W2": (net.W2 / qb).astype(np.float32),
-        "B2": np.asarray(net.B2 / (qa * qb), np.float32),
-    }
+    return dict(zip(PARAM_NAMES, nnuefmt.dequantise(net, np.float32)))
 
 
 # ---------------------------------------------------------------- training
