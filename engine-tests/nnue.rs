@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use common::process::SakoProcess;
 use common::{fresh_temp_dir, sako_bin, Rng};
-use sako::engine::nnue::NetFile;
+use sako::engine::nnue::{Activation, NetFile};
 use sako::rules::position::accumulator::HAND_INPUTS;
 use sako::rules::variant::{all_variants, variant_id};
 
@@ -32,8 +32,11 @@ fn random_net(games: &[&str], width: usize, seed: u64) -> NetFile {
         width,
         columns: (0..inputs * width).map(|_| small(40)).collect(),
         bias: (0..width).map(|_| small(60)).collect(),
+        activation: Activation::ClippedRelu,
+        buckets: 1,
+        divisor: 1,
         out_weights: (0..2 * width).map(|_| small(100)).collect(),
-        out_bias: 0,
+        out_bias: vec![0],
     }
 }
 
@@ -255,4 +258,45 @@ fn the_command_line_reads_a_network_file() {
         .unwrap();
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("/nonexistent/z.nnue"));
+}
+
+#[test]
+fn a_version_2_network_file_evaluates_and_searches() {
+    let dir = fresh_temp_dir("nnue-v2");
+    let mut net = random_net(&["normal"], 16, 6);
+    let mut rng = Rng::new(7);
+    net.activation = Activation::SquaredClippedRelu;
+    net.buckets = 8;
+    net.divisor = 4;
+    net.out_weights = (0..8 * 2 * 16)
+        .map(|_| rng.below(201) as i16 - 100)
+        .collect();
+    net.out_bias = (0..8).map(|b| b * 1000).collect();
+    let good = write_net(&dir, "v2.nnue", &net);
+    let script = format!(
+        "uci\nsetoption name EvalFile value {}\nposition startpos\neval\ngo depth 5\n",
+        good.display()
+    );
+    let out = session(&[] as &[&str], &script, "bestmove");
+    let evals = eval_lines(&out);
+    assert_eq!(evals.len(), 1, "{out:?}");
+    assert!(evals[0].contains("v2.nnue"), "{}", evals[0]);
+    assert!(out.last().unwrap().starts_with("bestmove "), "{out:?}");
+    // A version-2 header with 17 buckets is refused and named.
+    let mut bytes = std::fs::read(&good).unwrap();
+    let at = 8 + 4 + 4 + "normal".len() + 16 + 4;
+    bytes[at..at + 4].copy_from_slice(&17u32.to_le_bytes());
+    let bad = dir.join("bad.nnue");
+    std::fs::write(&bad, &bytes).unwrap();
+    let o = Command::new(sako_bin())
+        .args(["analyze", "--depth", "2", "--net"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("bad.nnue") && err.contains("17 output buckets"),
+        "{err}"
+    );
 }

@@ -8,10 +8,41 @@ use crate::rules::position::accumulator::HAND_INPUTS;
 
 /// The first eight bytes of a net file.
 pub const MAGIC: &[u8; 8] = b"SAKONNUE";
-/// The format version this engine reads and writes.
-pub const VERSION: u32 = 1;
+/// The newest format version this engine reads and writes (it reads every version from 1).
+pub const VERSION: u32 = 2;
 /// Smallest and largest hidden-layer width accepted.
 pub const WIDTH_RANGE: (usize, usize) = (8, 4096);
+/// Most output buckets a version-2 file may have.
+pub const MAX_BUCKETS: usize = 16;
+
+/// The hidden layer's activation `σ`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Activation {
+    /// `min(max(x, 0), 1)`: code 0, and the only one of version 1.
+    #[default]
+    ClippedRelu,
+    /// `min(max(x, 0), 1)²`: code 1.
+    SquaredClippedRelu,
+}
+
+impl Activation {
+    /// The code a version-2 file stores.
+    pub fn code(self) -> u32 {
+        match self {
+            Activation::ClippedRelu => 0,
+            Activation::SquaredClippedRelu => 1,
+        }
+    }
+
+    /// The activation of a stored code, if it is one.
+    pub fn from_code(code: u32) -> Option<Activation> {
+        match code {
+            0 => Some(Activation::ClippedRelu),
+            1 => Some(Activation::SquaredClippedRelu),
+            _ => None,
+        }
+    }
+}
 
 /// A net file's contents, with the numbers as stored (quantised).
 #[derive(Clone, Debug, PartialEq)]
@@ -30,10 +61,18 @@ pub struct NetFile {
     pub columns: Vec<i16>,
     /// Hidden-layer bias (`H`).
     pub bias: Vec<i16>,
-    /// Output weights: `H` for the side to move, then `H` for the other side.
+    /// The hidden layer's activation.
+    pub activation: Activation,
+    /// Output buckets `O` (1 to [`MAX_BUCKETS`]).
+    pub buckets: usize,
+    /// Bucket divisor `D` (at least 1): a position with `n` active inputs per view is
+    /// evaluated by bucket `min(n / D, O − 1)`.
+    pub divisor: usize,
+    /// Output weights, `2H` per bucket (bucket `b`'s at `b · 2H`): `H` for the side to
+    /// move, then `H` for the other side.
     pub out_weights: Vec<i16>,
-    /// Output bias.
-    pub out_bias: i32,
+    /// Output bias of each bucket.
+    pub out_bias: Vec<i32>,
 }
 
 /// Why a net file was refused.
@@ -56,6 +95,12 @@ pub enum NetError {
     TrailingBytes(usize),
     /// A header field out of range.
     BadHeader(String),
+    /// A version-2 activation code other than 0 and 1.
+    UnknownActivation(u32),
+    /// A version-2 bucket count outside 1 to [`MAX_BUCKETS`].
+    BadBuckets(u32),
+    /// A version-2 bucket divisor of 0.
+    BadDivisor(u32),
     /// The net is not made for the game being played.
     WrongGame {
         /// The game being played.
@@ -74,12 +119,24 @@ impl fmt::Display for NetError {
         match self {
             NetError::Io(e) => write!(f, "cannot read it: {e}"),
             NetError::NotANet => write!(f, "not a sako net (no SAKONNUE header)"),
-            NetError::Version(v) => write!(f, "format version {v}; this sako reads {VERSION}"),
+            NetError::Version(v) => {
+                write!(f, "format version {v}; this sako reads 1 to {VERSION}")
+            }
             NetError::Truncated { needed, found } => {
                 write!(f, "truncated: {found} bytes, the header promises {needed}")
             }
             NetError::TrailingBytes(n) => write!(f, "{n} bytes after the last weight"),
             NetError::BadHeader(e) => write!(f, "bad header: {e}"),
+            NetError::UnknownActivation(a) => {
+                write!(
+                    f,
+                    "bad header: activation code {a} (0 clipped ReLU, 1 squared)"
+                )
+            }
+            NetError::BadBuckets(o) => {
+                write!(f, "bad header: {o} output buckets (1 to {MAX_BUCKETS})")
+            }
+            NetError::BadDivisor(d) => write!(f, "bad header: bucket divisor {d} (at least 1)"),
             NetError::WrongGame { game, games } => {
                 write!(f, "made for {}, not {game}", games.join(", "))
             }
@@ -114,6 +171,11 @@ impl<'a> Reader<'a> {
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
+    fn i32(&mut self) -> Result<i32, NetError> {
+        let b = self.take(4)?;
+        Ok(i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
     fn i16s(&mut self, n: usize) -> Result<Vec<i16>, NetError> {
         let b = self.take(n.saturating_mul(2))?;
         Ok(b.chunks_exact(2)
@@ -128,7 +190,18 @@ impl NetFile {
         2 * self.types * (self.squares + self.hand)
     }
 
-    /// Parses a net file's bytes.
+    /// The version [`NetFile::to_bytes`] writes: 1 for a net version 1 can hold (the
+    /// clipped ReLU, one bucket, divisor 1), else 2.
+    pub fn version(&self) -> u32 {
+        let v1 = (self.activation, self.buckets, self.divisor) == (Activation::ClippedRelu, 1, 1);
+        if v1 {
+            1
+        } else {
+            2
+        }
+    }
+
+    /// Parses a net file's bytes (version 1 or 2).
     pub fn parse(bytes: &[u8]) -> Result<NetFile, NetError> {
         let mut r = Reader { bytes, at: 0 };
         if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
@@ -136,28 +209,28 @@ impl NetFile {
         }
         r.take(MAGIC.len())?;
         let version = r.u32()?;
-        if version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             return Err(NetError::Version(version));
         }
-        let len = r.u32()? as usize;
-        if len > 4096 {
-            return Err(NetError::BadHeader(format!("a games text of {len} bytes")));
-        }
-        let text = std::str::from_utf8(r.take(len)?)
-            .map_err(|_| NetError::BadHeader("the games text is not UTF-8".into()))?;
-        let games: Vec<String> = text.split(',').map(|g| g.trim().to_string()).collect();
+        let games = read_games(&mut r)?;
         let mut dims = [0usize; 4];
         for d in &mut dims {
             *d = r.u32()? as usize;
         }
         let [types, squares, hand, width] = dims;
         check_header(types, squares, hand, width)?;
+        let (activation, buckets, divisor) = match version {
+            1 => (Activation::ClippedRelu, 1, 1),
+            _ => read_output_header(&mut r)?,
+        };
         let inputs = 2 * types * (squares + hand);
         let columns = r.i16s(inputs * width)?;
         let bias = r.i16s(width)?;
-        let out_weights = r.i16s(2 * width)?;
-        let b = r.take(4)?;
-        let out_bias = i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        let (mut out_weights, mut out_bias) = (Vec::new(), Vec::new());
+        for _ in 0..buckets {
+            out_weights.extend(r.i16s(2 * width)?);
+            out_bias.push(r.i32()?);
+        }
         if r.at != bytes.len() {
             return Err(NetError::TrailingBytes(bytes.len() - r.at));
         }
@@ -169,6 +242,9 @@ impl NetFile {
             width,
             columns,
             bias,
+            activation,
+            buckets,
+            divisor,
             out_weights,
             out_bias,
         })
@@ -180,28 +256,61 @@ impl NetFile {
         NetFile::parse(&bytes)
     }
 
-    /// The file's bytes.
+    /// The file's bytes, in the version [`NetFile::version`] names.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut b = Vec::with_capacity(64 + 2 * (self.columns.len() + 3 * self.width));
+        let mut b = Vec::with_capacity(64 + 2 * (self.columns.len() + self.out_weights.len()));
         b.extend_from_slice(MAGIC);
-        b.extend_from_slice(&VERSION.to_le_bytes());
+        let version = self.version();
+        b.extend_from_slice(&version.to_le_bytes());
         let games = self.games.join(",");
         b.extend_from_slice(&(games.len() as u32).to_le_bytes());
         b.extend_from_slice(games.as_bytes());
-        for d in [self.types, self.squares, self.hand, self.width] {
+        let mut header = vec![self.types, self.squares, self.hand, self.width];
+        if version == 2 {
+            let code = self.activation.code() as usize;
+            header.extend([code, self.buckets, self.divisor]);
+        }
+        for d in header {
             b.extend_from_slice(&(d as u32).to_le_bytes());
         }
-        for v in self
-            .columns
-            .iter()
-            .chain(&self.bias)
-            .chain(&self.out_weights)
-        {
+        for v in self.columns.iter().chain(&self.bias) {
             b.extend_from_slice(&v.to_le_bytes());
         }
-        b.extend_from_slice(&self.out_bias.to_le_bytes());
+        let per_bucket = self.out_weights.chunks(2 * self.width.max(1));
+        for (weights, bias) in per_bucket.zip(&self.out_bias) {
+            for v in weights {
+                b.extend_from_slice(&v.to_le_bytes());
+            }
+            b.extend_from_slice(&bias.to_le_bytes());
+        }
         b
     }
+}
+
+/// The games text: its length, then comma-separated names.
+fn read_games(r: &mut Reader<'_>) -> Result<Vec<String>, NetError> {
+    let len = r.u32()? as usize;
+    if len > 4096 {
+        return Err(NetError::BadHeader(format!("a games text of {len} bytes")));
+    }
+    let text = std::str::from_utf8(r.take(len)?)
+        .map_err(|_| NetError::BadHeader("the games text is not UTF-8".into()))?;
+    Ok(text.split(',').map(|g| g.trim().to_string()).collect())
+}
+
+/// Version 2's activation code, bucket count and divisor, checked.
+fn read_output_header(r: &mut Reader<'_>) -> Result<(Activation, usize, usize), NetError> {
+    let code = r.u32()?;
+    let activation = Activation::from_code(code).ok_or(NetError::UnknownActivation(code))?;
+    let buckets = r.u32()?;
+    if !(1..=MAX_BUCKETS as u32).contains(&buckets) {
+        return Err(NetError::BadBuckets(buckets));
+    }
+    let divisor = r.u32()?;
+    if divisor == 0 {
+        return Err(NetError::BadDivisor(divisor));
+    }
+    Ok((activation, buckets as usize, divisor as usize))
 }
 
 fn check_header(types: usize, squares: usize, hand: usize, width: usize) -> Result<(), NetError> {

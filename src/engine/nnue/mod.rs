@@ -1,7 +1,8 @@
 //! An efficiently updatable neural network (NNUE) evaluation: an input layer whose
 //! accumulators the position keeps up to date (`rules::position::accumulator`), a
-//! clipped ReLU, and one output for the side to move. The format and the numbering of
-//! the inputs are in `docs/nnue.md`; `scripts/nnue/` trains the nets.
+//! clipped ReLU or its square, and one output for the side to move from the output
+//! bucket the position's material picks. The format and the numbering of the inputs are
+//! in `docs/nnue.md`; `scripts/nnue/` trains the nets.
 
 pub mod built_in;
 pub mod file;
@@ -13,7 +14,7 @@ use crate::rules::compile::BoardWidth;
 use crate::rules::position::{Color, InputColumns, InputShape, Position};
 use crate::rules::variant::{all_variants, variant_id, VariantDef};
 
-pub use file::{NetError, NetFile};
+pub use file::{Activation, NetError, NetFile};
 
 /// Scale of the input layer's weights: a hidden value of 1.0 is `QA`.
 pub const QA: i32 = 255;
@@ -60,8 +61,12 @@ pub struct Network {
     /// Where it came from (a file name, or "built-in").
     pub source: String,
     columns: Arc<InputColumns>,
+    activation: Activation,
+    divisor: usize,
+    /// `2H` per bucket.
     out_weights: Vec<i16>,
-    out_bias: i32,
+    /// One per bucket (at least one).
+    out_bias: Vec<i32>,
 }
 
 impl Network {
@@ -82,11 +87,14 @@ impl Network {
         }
         let columns = InputColumns::new(shape, file.columns.clone(), file.bias.clone())
             .ok_or_else(|| NetError::WrongShape("input layer size".into()))?;
+        check_output_layer(file)?;
         Ok(Network {
             source: source.to_string(),
             columns: Arc::new(columns),
+            activation: file.activation,
+            divisor: file.divisor,
             out_weights: file.out_weights.clone(),
-            out_bias: file.out_bias,
+            out_bias: file.out_bias.clone(),
         })
     }
 
@@ -117,55 +125,129 @@ impl Network {
         self.columns.width()
     }
 
+    /// The hidden layer's activation.
+    pub fn activation(&self) -> Activation {
+        self.activation
+    }
+
+    /// Output buckets.
+    pub fn buckets(&self) -> usize {
+        self.out_bias.len()
+    }
+
+    /// The output bucket of a position with `n` active inputs per view:
+    /// `min(n / D, O − 1)`.
+    pub fn bucket_for_inputs(&self, n: usize) -> usize {
+        (n / self.divisor).min(self.buckets() - 1)
+    }
+
+    /// The output bucket that evaluates `pos`.
+    #[inline]
+    pub fn bucket<B: BoardWidth>(&self, pos: &Position<B>) -> usize {
+        if self.buckets() == 1 {
+            0
+        } else {
+            self.bucket_for_inputs(pos.active_input_count())
+        }
+    }
+
     /// The evaluation of `pos` for the side to move, in centipawns: from the
     /// position's accumulators when they are this network's, else computed afresh.
     pub fn evaluate<B: BoardWidth>(&self, pos: &Position<B>) -> i32 {
         let us = pos.side();
+        let bucket = self.bucket(pos);
         match pos.accumulators() {
             Some((c, acc)) if Arc::ptr_eq(c, &self.columns) => {
-                self.output(&acc[us], &acc[us.flip()])
+                self.output(&acc[us], &acc[us.flip()], bucket)
             }
             _ => {
                 let acc = self.columns.refresh(pos);
-                self.output(&acc[us], &acc[us.flip()])
+                self.output(&acc[us], &acc[us.flip()], bucket)
             }
         }
     }
 
-    /// The output layer on the side to move's accumulator `us` and the other's `them`.
-    fn output(&self, us: &[i16], them: &[i16]) -> i32 {
+    /// The output layer of `bucket` on the side to move's accumulator `us` and the
+    /// other's `them` (`docs/nnue.md` gives both activations' integer forms).
+    fn output(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
         let h = self.width();
-        let sum = dot_clipped(us, &self.out_weights[..h]) as i64
-            + dot_clipped(them, &self.out_weights[h..]) as i64
-            + self.out_bias as i64;
-        (sum * OUTPUT_SCALE as i64 / (QA * QB) as i64) as i32
+        let w = &self.out_weights[2 * h * bucket..2 * h * (bucket + 1)];
+        let bias = i64::from(self.out_bias[bucket]);
+        let (sum, scale) = match self.activation {
+            Activation::ClippedRelu => {
+                let sum =
+                    i64::from(dot_clipped(us, &w[..h])) + i64::from(dot_clipped(them, &w[h..]));
+                (sum + bias, QA * QB)
+            }
+            Activation::SquaredClippedRelu => {
+                let sum =
+                    i64::from(dot_squared(us, &w[..h])) + i64::from(dot_squared(them, &w[h..]));
+                (sum + bias * i64::from(QA), QA * QA * QB)
+            }
+        };
+        (sum * i64::from(OUTPUT_SCALE) / i64::from(scale)) as i32
     }
 
     /// The same evaluation in floating point from the dequantised weights, with a
-    /// float clipped ReLU: the reference the integer path is tested against.
+    /// float activation and the bucket counted from the active inputs: the reference the
+    /// integer path is tested against.
     pub fn evaluate_float<B: BoardWidth>(&self, pos: &Position<B>) -> f64 {
         let h = self.width();
         let shape = self.columns.shape();
-        let view = |c: Color| {
+        let mut n = 0;
+        let mut view = |c: Color| {
             let mut a: Vec<f64> = self.columns.bias().iter().map(|&b| b as f64).collect();
-            for i in crate::rules::position::accumulator::active_inputs(&shape, pos, c) {
+            let inputs = crate::rules::position::accumulator::active_inputs(&shape, pos, c);
+            n = inputs.len();
+            for i in inputs {
                 for (x, &w) in a.iter_mut().zip(self.columns.column(i)) {
                     *x += w as f64;
                 }
             }
             a.into_iter()
-                .map(|x| (x / QA as f64).clamp(0.0, 1.0))
+                .map(|x| self.activate((x / QA as f64).clamp(0.0, 1.0)))
                 .collect::<Vec<f64>>()
         };
         let us = pos.side();
         let (a, b) = (view(us), view(us.flip()));
-        let w = |j: usize| self.out_weights[j] as f64 / QB as f64;
-        let mut y = self.out_bias as f64 / (QA * QB) as f64;
+        let bucket = self.bucket_for_inputs(n);
+        let w = |j: usize| self.out_weights[2 * h * bucket + j] as f64 / QB as f64;
+        let mut y = self.out_bias[bucket] as f64 / (QA * QB) as f64;
         for j in 0..h {
             y += w(j) * a[j] + w(h + j) * b[j];
         }
         y * OUTPUT_SCALE as f64
     }
+
+    /// The float activation of a value already clipped to `[0, 1]`.
+    fn activate(&self, x: f64) -> f64 {
+        match self.activation {
+            Activation::ClippedRelu => x,
+            Activation::SquaredClippedRelu => x * x,
+        }
+    }
+}
+
+/// Checks that `file`'s output layer has `O` buckets of `2H` weights and a bias each, and
+/// a divisor of at least 1 (a file that parsed has; one built in code may not).
+fn check_output_layer(file: &NetFile) -> Result<(), NetError> {
+    if !(1..=file::MAX_BUCKETS).contains(&file.buckets) {
+        return Err(NetError::BadBuckets(file.buckets as u32));
+    }
+    if file.divisor == 0 {
+        return Err(NetError::BadDivisor(0));
+    }
+    let weights = file.buckets * 2 * file.width;
+    if file.out_weights.len() != weights || file.out_bias.len() != file.buckets {
+        return Err(NetError::WrongShape(format!(
+            "{} output weights and {} biases for {} buckets of width {}",
+            file.out_weights.len(),
+            file.out_bias.len(),
+            file.buckets,
+            file.width
+        )));
+    }
+    Ok(())
 }
 
 /// `Σ clamp(a[j], 0, QA) · w[j]` (wrapping: an absurd net gives a wrong number, never a
@@ -194,6 +276,39 @@ fn dot_clipped_plain(a: &[i16], w: &[i16]) -> i32 {
     a.iter()
         .zip(w)
         .map(|(&x, &w)| i32::from(x.clamp(0, QA as i16)) * i32::from(w))
+        .fold(0i32, |s, v| s.wrapping_add(v))
+}
+
+/// `Σ p[j] · v[j]` with `v[j] = clamp(a[j], 0, QA)` and `p[j] = v[j] · w[j]` in 16 bits,
+/// the squared clipped ReLU's output sum: exact when every `|w[j]| ≤ 128` and the sum fits
+/// 32 bits (`docs/nnue.md` gives the bound); beyond that it wraps, a wrong number but
+/// never a panic. The widest vector instructions the CPU has give the same integers.
+#[inline]
+fn dot_squared(a: &[i16], w: &[i16]) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has just been found to support AVX2.
+            return unsafe { dot_squared_avx2(a, w) };
+        }
+    }
+    dot_squared_plain(a, w)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn dot_squared_avx2(a: &[i16], w: &[i16]) -> i32 {
+    dot_squared_plain(a, w)
+}
+
+#[inline(always)]
+fn dot_squared_plain(a: &[i16], w: &[i16]) -> i32 {
+    a.iter()
+        .zip(w)
+        .map(|(&x, &w)| {
+            let v = x.clamp(0, QA as i16);
+            i32::from(v.wrapping_mul(w)) * i32::from(v)
+        })
         .fold(0i32, |s, v| s.wrapping_add(v))
 }
 

@@ -19,8 +19,11 @@ fn random_net(def: &VariantDef, width: usize, seed: u64) -> NetFile {
         width,
         columns: (0..inputs * width).map(|_| small(121, 60)).collect(),
         bias: (0..width).map(|_| small(201, 50)).collect(),
+        activation: Activation::ClippedRelu,
+        buckets: 1,
+        divisor: 1,
         out_weights: (0..2 * width).map(|_| small(241, 120)).collect(),
-        out_bias: 1234,
+        out_bias: vec![1234],
     }
 }
 
@@ -313,4 +316,231 @@ fn the_net_argument_chooses_a_file_or_none() {
         .is_none());
     let missing = NetChoice::File(PathBuf::from("/nonexistent/n.nnue"));
     assert!(missing.network_for(def_of("normal")).is_err());
+}
+
+/// `random_net` with the activation `activation` and `buckets` output buckets of divisor
+/// `divisor`, each bucket with weights and a bias of its own.
+fn random_net_v2(
+    def: &VariantDef,
+    width: usize,
+    seed: u64,
+    activation: Activation,
+    (buckets, divisor): (usize, usize),
+) -> NetFile {
+    let mut next = test_rng(seed + 1000);
+    let mut file = random_net(def, width, seed);
+    file.activation = activation;
+    file.buckets = buckets;
+    file.divisor = divisor;
+    file.out_weights = (0..buckets * 2 * width)
+        .map(|_| next(255) as i16 - 127)
+        .collect();
+    file.out_bias = (0..buckets)
+        .map(|_| next(2_000_001) as i32 - 1_000_000)
+        .collect();
+    file
+}
+
+#[test]
+fn version_2_net_files_round_trip() {
+    let def = def_of("historia");
+    let file = random_net_v2(def, 8, 4, Activation::SquaredClippedRelu, (8, 4));
+    assert_eq!(file.version(), 2);
+    let bytes = file.to_bytes();
+    assert_eq!(&bytes[8..12], &2u32.to_le_bytes());
+    assert_eq!(NetFile::parse(&bytes).unwrap(), file);
+    let header = 8 + 4 + 4 + "historia".len() + 16 + 12;
+    let expected = header + 2 * (file.columns.len() + 8) + 8 * (2 * 2 * 8 + 4);
+    assert_eq!(bytes.len(), expected);
+    // Activation code, buckets and divisor follow T, N, K and H.
+    let at = header - 12;
+    let word = |i: usize| u32::from_le_bytes(bytes[at + 4 * i..at + 4 * i + 4].try_into().unwrap());
+    assert_eq!((word(0), word(1), word(2)), (1, 8, 4));
+    // One bucket with the clipped ReLU but a divisor other than 1 needs version 2 as well;
+    // with divisor 1 it is written as version 1.
+    let mut one = random_net_v2(def, 8, 5, Activation::ClippedRelu, (1, 3));
+    assert_eq!(one.version(), 2);
+    assert_eq!(NetFile::parse(&one.to_bytes()).unwrap(), one);
+    one.divisor = 1;
+    assert_eq!(one.version(), 1);
+    assert_eq!(&one.to_bytes()[8..12], &1u32.to_le_bytes());
+    assert_eq!(NetFile::parse(&one.to_bytes()).unwrap(), one);
+}
+
+#[test]
+fn broken_version_2_files_are_refused_with_the_reason() {
+    let def = def_of("normal");
+    let file = random_net_v2(def, 8, 6, Activation::SquaredClippedRelu, (8, 4));
+    let bytes = file.to_bytes();
+    let err = |b: &[u8]| NetFile::parse(b).unwrap_err();
+    let at = 8 + 4 + 4 + "normal".len() + 16;
+    let with_word = |i: usize, v: u32| {
+        let mut b = bytes.clone();
+        b[at + 4 * i..at + 4 * i + 4].copy_from_slice(&v.to_le_bytes());
+        b
+    };
+    assert_eq!(err(&with_word(0, 2)), NetError::UnknownActivation(2));
+    assert_eq!(err(&with_word(1, 0)), NetError::BadBuckets(0));
+    assert_eq!(err(&with_word(1, 17)), NetError::BadBuckets(17));
+    assert_eq!(err(&with_word(2, 0)), NetError::BadDivisor(0));
+    // A header that promises more or fewer buckets than the file holds.
+    assert!(matches!(err(&with_word(1, 9)), NetError::Truncated { .. }));
+    assert_eq!(
+        err(&with_word(1, 7)),
+        NetError::TrailingBytes(2 * 2 * 8 + 4)
+    );
+    assert!(matches!(
+        err(&bytes[..bytes.len() - 1]),
+        NetError::Truncated { .. }
+    ));
+    assert!(matches!(err(&bytes[..at + 6]), NetError::Truncated { .. }));
+    let mut version = bytes.clone();
+    version[8] = 3;
+    assert_eq!(err(&version), NetError::Version(3));
+    for e in [NetError::UnknownActivation(2), NetError::BadBuckets(17)] {
+        assert!(e.to_string().starts_with("bad header: "), "{e}");
+    }
+    // A net put together in code with too few output weights is refused, not a panic.
+    let mut short = file.clone();
+    short.out_weights.pop();
+    assert!(matches!(
+        Network::for_game(&short, def, "x"),
+        Err(NetError::WrongShape(_))
+    ));
+    let mut no_divisor = file.clone();
+    no_divisor.divisor = 0;
+    assert_eq!(
+        Network::for_game(&no_divisor, def, "x").unwrap_err(),
+        NetError::BadDivisor(0)
+    );
+}
+
+/// The integer evaluation of a squared-activation net with eight buckets against the
+/// float reference on random positions of every game; returns the buckets used.
+fn check_squared_against_float<B: BoardWidth>(def: &VariantDef, seed: u64) -> Vec<usize> {
+    let file = random_net_v2(def, 32, seed, Activation::SquaredClippedRelu, (8, 4));
+    let net = Network::for_game(&file, def, "test").unwrap();
+    let mut used = Vec::new();
+    for mut pos in random_positions::<B>(def.name, 40, seed) {
+        let fresh = net.evaluate(&pos);
+        pos.set_input_columns(Some(net.input_columns()));
+        assert_eq!(net.evaluate(&pos), fresh, "{}", def.name);
+        assert_within_a_centipawn(&net, &pos, def.name);
+        used.push(net.bucket(&pos));
+    }
+    used
+}
+
+#[test]
+fn squared_activation_with_eight_buckets_equals_the_float_reference_within_a_centipawn() {
+    let mut used = Vec::new();
+    for (i, def) in all_variants().iter().enumerate() {
+        if def.geometry.squares() <= 64 {
+            used.extend(check_squared_against_float::<u64>(def, 70 + i as u64));
+        } else {
+            used.extend(check_squared_against_float::<u128>(def, 70 + i as u64));
+        }
+    }
+    used.sort_unstable();
+    used.dedup();
+    assert!(used.len() >= 4, "buckets used: {used:?}");
+}
+
+#[test]
+fn the_active_input_count_is_the_number_of_active_inputs() {
+    use crate::rules::position::accumulator::active_inputs;
+    fn check<B: BoardWidth>(def: &VariantDef, seed: u64) {
+        let shape = crate::rules::position::InputShape::of_game(def);
+        for pos in random_positions::<B>(def.name, 20, seed) {
+            for view in Color::iter() {
+                let n = active_inputs(&shape, &pos, view).len();
+                assert_eq!(pos.active_input_count(), n, "{}", def.name);
+            }
+        }
+    }
+    for (i, def) in all_variants().iter().enumerate() {
+        if def.geometry.squares() <= 64 {
+            check::<u64>(def, 30 + i as u64);
+        } else {
+            check::<u128>(def, 30 + i as u64);
+        }
+    }
+}
+
+/// A net whose output weights are all 0 and whose bucket `b` has the bias of `100·b`
+/// centipawns: its evaluation names the bucket.
+fn bias_only_net(def: &VariantDef, activation: Activation, divisor: usize) -> Network {
+    let mut file = random_net_v2(def, 8, 8, activation, (8, divisor));
+    file.out_weights.fill(0);
+    file.out_bias = (0..8).map(|b| b * QA * QB / 4).collect();
+    Network::for_game(&file, def, "test").unwrap()
+}
+
+/// `(game, FEN, active inputs per view)`.
+const MATERIAL: &[(&str, &str, usize)] = &[
+    ("normal", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", 2),
+    ("normal", "4k3/pppp4/8/8/8/8/PPP5/4K3 b - - 0 1", 9),
+    ("normal", "r3k3/pppp4/8/8/8/8/PPPP4/R3K2R w - - 0 1", 13),
+    (
+        "normal",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        32,
+    ),
+    ("great", "6k3/3P5p/10/10/10/10/10/K9[G] w - - 0 1", 5),
+    (
+        "great",
+        "6k3/3P5p/10/10/10/10/10/K9[GGGGGGGGGGnn] w - - 0 1",
+        14,
+    ),
+];
+
+#[test]
+fn the_output_bucket_follows_the_material() {
+    for (game, fen, n) in MATERIAL {
+        let def = def_of(game);
+        for activation in [Activation::ClippedRelu, Activation::SquaredClippedRelu] {
+            for divisor in [1, 2, 4] {
+                let net = bias_only_net(def, activation, divisor);
+                let bucket = (n / divisor).min(7);
+                let eval = |pos_eval: i32, float: f64| {
+                    assert_eq!(pos_eval, 100 * bucket as i32, "{fen} / {divisor}");
+                    assert!((float - pos_eval as f64).abs() < 1e-9, "{fen}");
+                };
+                if def.geometry.squares() <= 64 {
+                    let rules = <u64 as BoardWidth>::rules(variant_id(game).unwrap());
+                    let pos = Position::<u64>::from_fen(rules, fen).unwrap();
+                    assert_eq!(pos.active_input_count(), *n, "{fen}");
+                    assert_eq!(net.bucket(&pos), bucket);
+                    eval(net.evaluate(&pos), net.evaluate_float(&pos));
+                } else {
+                    let rules = <u128 as BoardWidth>::rules(variant_id(game).unwrap());
+                    let pos = Position::<u128>::from_fen(rules, fen).unwrap();
+                    assert_eq!(pos.active_input_count(), *n, "{fen}");
+                    assert_eq!(net.bucket(&pos), bucket);
+                    eval(net.evaluate(&pos), net.evaluate_float(&pos));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn squared_vector_and_plain_arithmetic_agree() {
+    let mut next = test_rng(19);
+    let a: Vec<i16> = (0..256).map(|_| next(800) as i16 - 300).collect();
+    let w: Vec<i16> = (0..256).map(|_| next(257) as i16 - 128).collect();
+    let plain = dot_squared_plain(&a, &w);
+    assert_eq!(dot_squared(&a, &w), plain);
+    let by_hand: i64 = a
+        .iter()
+        .zip(&w)
+        .map(|(&x, &y)| (x.clamp(0, 255) as i64).pow(2) * y as i64)
+        .sum();
+    assert_eq!(plain as i64, by_hand);
+    // Absurd weights wrap the same way on both paths, and do not panic.
+    let huge: Vec<i16> = (0..256)
+        .map(|i| if i % 2 == 0 { i16::MAX } else { i16::MIN })
+        .collect();
+    let full = vec![i16::MAX; 256];
+    assert_eq!(dot_squared(&full, &huge), dot_squared_plain(&full, &huge));
 }

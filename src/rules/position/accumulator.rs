@@ -171,6 +171,20 @@ impl<B: BoardWidth> Position<B> {
         self.accumulators.as_ref().map(|a| (&a.columns, &a.values))
     }
 
+    /// How many inputs are active in each point of view (the same number in both): the
+    /// pieces on the board plus, per colour and type, `min(in hand, HAND_INPUTS)`. The
+    /// length of [`active_inputs`], without listing them.
+    #[inline]
+    pub fn active_input_count(&self) -> usize {
+        let hand: usize = self
+            .hand
+            .iter()
+            .flatten()
+            .map(|&n| usize::from(n).min(HAND_INPUTS))
+            .sum();
+        self.occupied().count() as usize + hand
+    }
+
     /// Adds (`add` true) or takes away the inputs of `owner`'s piece of type `t` on `sq`.
     #[inline(always)]
     pub(super) fn accumulate_board(&mut self, owner: Color, t: PieceType, sq: Square, add: bool) {
