@@ -5,10 +5,13 @@
 
 One line per position: `index stm float_cp int_cp`, where stm is 0 (White) or 1 (Black),
 both evaluations are for the side to move, float_cp uses the dequantised weights in floating
-point (400*y) and int_cp the engine's integer arithmetic: 16-bit accumulators
-B1 + sum of W1 rows, clamped to 0..255, an i32 sum B2 + sum W2*clamp, then *400 and
-divided by 255*64 truncating toward zero (Rust's `/` on i32). Overflows of the 16- and
-32-bit steps wrap as in a release build and are reported on stderr.
+point (400*y) and int_cp the engine's integer arithmetic, with the output bucket
+min(n // D, O - 1) of the position's n active inputs: 16-bit accumulators B1 + sum of W1
+rows, clamped to v = 0..255; with the clipped ReLU an i32 sum B2 + sum W2*v, then *400 and
+divided by 255*64; with the squared one, per view an i32 sum of wrap16(v*W2)*v, then
+(both views + 255*B2)*400 divided by 255*255*64; divisions truncate toward zero (Rust's
+`/`). Overflows of the 16- and 32-bit steps wrap as in a release build and are reported on
+stderr.
 """
 
 import argparse
@@ -17,7 +20,7 @@ import sys
 import numpy as np
 
 import nnuefmt
-from nnuefmt import QA, QB
+from nnuefmt import QA, QB, SCRELU
 
 
 def wrap(x, bits):
@@ -47,43 +50,22 @@ def main():
     if feats.F != net.F:
         sys.exit(f"the net has F = {net.F} (T = {net.T}, N = {net.N}, K = {net.K}), "
                  f"the feature file F = {feats.F}")
-    print(f"# net {args.net}: games {net.games}, T = {net.T}, N = {net.N}, K = {net.K}, "
-          f"H = {net.H}", file=sys.stderr)
+    act = "screlu" if net.A == SCRELU else "crelu"
+    print(f"# net {args.net}: version {net.version()}, games {net.games}, T = {net.T}, "
+          f"N = {net.N}, K = {net.K}, H = {net.H}, {act}, O = {net.O}, D = {net.D}",
+          file=sys.stderr)
 
     count = feats.count if args.first <= 0 else min(args.first, feats.count)
-    H = net.H
-    W1 = np.vstack([net.W1, np.zeros((1, H), np.int64)])  # row F: padding
-    W1f, B1f, W2f, B2f = nnuefmt.dequantise(net)
-    W1f = np.vstack([W1f, np.zeros((1, H))])
-    overflows = {"i16 accumulator": 0, "i32 sum": 0, "i32 product": 0}
+    overflows = {"i16 accumulator": 0, "i16 product": 0, "i32 sum": 0, "i32 product": 0}
     max_diff = 0.0
     chunk = 4096
     for a in range(0, count, chunk):
         idx = np.arange(a, min(count, a + chunk))
         width = max(int(feats.n[idx].max()), 1)
         us, them = feats.gather(idx, width)
-
-        # Float: dequantised weights, clamp to [0, 1].
-        fus = np.clip(B1f + W1f[us].sum(axis=1), 0.0, 1.0)
-        fthem = np.clip(B1f + W1f[them].sum(axis=1), 0.0, 1.0)
-        y = B2f + fus @ W2f[:H] + fthem @ W2f[H:]
-        float_cp = 400.0 * y
-
-        # Integer: as the engine.
-        sums = []
-        for view in (us, them):
-            exact = net.B1 + W1[view].sum(axis=1)
-            acc = wrap(exact, 16)
-            overflows["i16 accumulator"] += int(np.any(acc != exact, axis=1).sum())
-            sums.append(np.clip(acc, 0, QA))
-        exact = net.B2 + sums[0] @ net.W2[:H] + sums[1] @ net.W2[H:]
-        total = wrap(exact, 32)
-        overflows["i32 sum"] += int((total != exact).sum())
-        exact = total * 400
-        prod = wrap(exact, 32)
-        overflows["i32 product"] += int((prod != exact).sum())
-        int_cp = trunc_div(prod, QA * QB)
-
+        bucket = net.bucket(feats.n[idx])
+        float_cp = float_eval(net, us, them, bucket)
+        int_cp = int_eval(net, us, them, bucket, overflows)
         max_diff = max(max_diff, float(np.abs(float_cp - int_cp).max()))
         stm = feats.stm[idx]
         print("\n".join(f"{i} {s} {f:.2f} {c}"
@@ -92,6 +74,54 @@ def main():
     for k, v in overflows.items():
         if v:
             print(f"# warning: {v} positions overflowed the {k} (wrapped)", file=sys.stderr)
+
+
+def float_eval(net, us, them, bucket):
+    """400*y with the dequantised weights and the float activation."""
+    H = net.H
+    W1f, B1f, W2f, B2f = nnuefmt.dequantise(net)
+    W1f = np.vstack([W1f, np.zeros((1, H))])  # row F: padding
+    w2 = W2f[bucket]
+    y = B2f[bucket]
+    for view, half in ((us, slice(0, H)), (them, slice(H, 2 * H))):
+        act = np.clip(B1f + W1f[view].sum(axis=1), 0.0, 1.0)
+        if net.A == SCRELU:
+            act = act * act
+        y = y + (act * w2[:, half]).sum(axis=1)
+    return 400.0 * y
+
+
+def int_eval(net, us, them, bucket, overflows):
+    """The engine's integer evaluation; counts the positions where a step wrapped."""
+    H = net.H
+    W1 = np.vstack([net.W1, np.zeros((1, H), np.int64)])  # row F: padding
+    w2 = net.W2[bucket]
+    total = np.zeros(len(bucket), np.int64)
+    for view, half in ((us, slice(0, H)), (them, slice(H, 2 * H))):
+        exact = net.B1 + W1[view].sum(axis=1)
+        acc = wrap(exact, 16)
+        overflows["i16 accumulator"] += int(np.any(acc != exact, axis=1).sum())
+        v = np.clip(acc, 0, QA)
+        if net.A == SCRELU:
+            exact = v * w2[:, half]
+            p = wrap(exact, 16)
+            overflows["i16 product"] += int(np.any(p != exact, axis=1).sum())
+            exact = (p * v).sum(axis=1)
+            part = wrap(exact, 32)
+            overflows["i32 sum"] += int((part != exact).sum())
+            total += part
+        else:
+            total += (v * w2[:, half]).sum(axis=1)
+    if net.A == SCRELU:
+        # The engine adds in 64 bits: only the 32-bit view sums can wrap.
+        return trunc_div((total + net.B2[bucket] * QA) * 400, QA * QA * QB)
+    exact = net.B2[bucket] + total
+    total = wrap(exact, 32)
+    overflows["i32 sum"] += int((total != exact).sum())
+    exact = total * 400
+    prod = wrap(exact, 32)
+    overflows["i32 product"] += int((prod != exact).sum())
+    return trunc_div(prod, QA * QB)
 
 
 if __name__ == "__main__":

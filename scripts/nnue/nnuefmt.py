@@ -4,7 +4,9 @@
   the whole file: the file is memory-mapped as 16-bit words (every record starts at an even
   byte, since the header has 16 bytes and a record 6 + 4n), and only the position of each
   record and its few header fields are kept in memory.
-- SAKONNUE: a quantised network as the engine loads it.
+- SAKONNUE: a quantised network as the engine loads it, version 1 (clipped ReLU, one
+  output) or 2 (an activation code and output buckets chosen by the number of active
+  inputs).
 
 Only numpy is needed, so evaluate.py runs without JAX.
 """
@@ -19,7 +21,11 @@ import numpy as np
 FEAT_MAGIC = b"SAKOFEAT"
 FEAT_VERSION = 1
 NET_MAGIC = b"SAKONNUE"
-NET_VERSION = 1
+NET_VERSIONS = (1, 2)
+
+CRELU, SCRELU = 0, 1  # activation codes of version 2
+ACTIVATIONS = {"crelu": CRELU, "screlu": SCRELU}
+MAX_BUCKETS = 16
 
 K_HAND = 8  # hand cap K
 QA = 255  # W1, B1 scale
@@ -28,6 +34,9 @@ WEIGHT_CLIP = 1.98
 
 I16_MIN, I16_MAX = -(1 << 15), (1 << 15) - 1
 I32_MIN, I32_MAX = -(1 << 31), (1 << 31) - 1
+# With the squared clipped ReLU the engine sums clamp(a)^2 * W2 over one view's H units in
+# 32 bits: exact while the view's sum of |W2| stays within this (= (2^31 - 1) // QA^2).
+SCRELU_VIEW_W2_SUM = I32_MAX // (QA * QA)
 
 
 class FormatError(Exception):
@@ -203,19 +212,48 @@ class FeatureSet:
 
 
 class Net:
-    """A quantised network: integer arrays as stored in the file."""
+    """A quantised network: integer arrays as stored in the file. W2 is (O, 2H) and B2 (O,),
+    one row per output bucket; a version-1 net has O = 1."""
 
-    def __init__(self, games, T, N, K, H, W1, B1, W2, B2):
+    def __init__(self, games, T, N, K, H, W1, B1, W2, B2, activation=CRELU, buckets=1,
+                 divisor=1):
         self.games, self.T, self.N, self.K, self.H = games, T, N, K, H
+        self.A, self.O, self.D = int(activation), int(buckets), int(divisor)
         self.F = num_inputs(T, N, K)
         self.W1 = np.asarray(W1, dtype=np.int64).reshape(self.F, H)
         self.B1 = np.asarray(B1, dtype=np.int64).reshape(H)
-        self.W2 = np.asarray(W2, dtype=np.int64).reshape(2 * H)
-        self.B2 = int(B2)
+        self.W2 = np.asarray(W2, dtype=np.int64).reshape(self.O, 2 * H)
+        self.B2 = np.asarray(B2, dtype=np.int64).reshape(self.O)
+
+    def version(self):
+        """1 for the clipped ReLU with one bucket (the divisor then plays no part), else 2."""
+        return 1 if (self.A, self.O) == (CRELU, 1) else 2
+
+    def bucket(self, n):
+        """The output bucket of positions with n active inputs per view: min(n // D, O - 1)."""
+        return np.minimum(np.asarray(n, dtype=np.int64) // self.D, self.O - 1)
 
     def file_size(self):
-        return 8 + 4 + 4 + len(self.games.encode()) + 16 + self.F * self.H * 2 \
-            + self.H * 2 + 2 * self.H * 2 + 4
+        extra = 12 if self.version() == 2 else 0
+        return 8 + 4 + 4 + len(self.games.encode()) + 16 + extra + self.F * self.H * 2 \
+            + self.H * 2 + self.O * (2 * self.H * 2 + 4)
+
+    def screlu_overflows(self):
+        """(bucket, view) pairs whose sum of |W2| can take the engine's squared-ReLU sum
+        past 32 bits (none for H <= 256 with the trainer's clip)."""
+        H = self.H
+        halves = np.abs(self.W2).reshape(self.O, 2, H).sum(axis=2)
+        return [(int(b), int(v)) for b, v in np.argwhere(halves > SCRELU_VIEW_W2_SUM)]
+
+
+def check_output(activation, buckets, divisor):
+    """The version-2 header fields, checked as the engine does."""
+    if activation not in (CRELU, SCRELU):
+        raise ValueError(f"activation code {activation} (0 crelu, 1 screlu)")
+    if not 1 <= buckets <= MAX_BUCKETS:
+        raise ValueError(f"{buckets} output buckets (1 to {MAX_BUCKETS})")
+    if divisor < 1:
+        raise ValueError(f"bucket divisor {divisor} (at least 1)")
 
 
 def check_games(games):
@@ -235,39 +273,46 @@ def round_half_away(x):
     return np.trunc(x + np.copysign(0.5, x))
 
 
-def quantise(games, T, N, K, W1, B1, W2, B2):
-    """Float weights to the integer net (W1, B1 times QA; W2 times QB; B2 times QA*QB)."""
+def quantise(games, T, N, K, W1, B1, W2, B2, activation=CRELU, divisor=1):
+    """Float weights to the integer net (W1, B1 times QA; W2 times QB; B2 times QA*QB).
+    W2 is (2H,) or (O, 2H), B2 a scalar or (O,)."""
     H = int(np.shape(B1)[0])
     q1 = round_half_away(np.asarray(W1) * QA)
     qb1 = round_half_away(np.asarray(B1) * QA)
-    q2 = round_half_away(np.asarray(W2) * QB)
-    qb2 = round_half_away(float(B2) * QA * QB)
+    q2 = round_half_away(np.asarray(W2).reshape(-1, 2 * H) * QB)
+    qb2 = round_half_away(np.asarray(B2, dtype=np.float64).reshape(-1) * QA * QB)
+    if len(qb2) != len(q2):
+        raise ValueError(f"{len(q2)} rows of W2 but {len(qb2)} values of B2")
     for name, arr in (("W1", q1), ("B1", qb1), ("W2", q2)):
         if arr.size and (arr.min() < I16_MIN or arr.max() > I16_MAX):
             raise ValueError(f"{name} does not fit 16 bits after quantisation")
-    if not I32_MIN <= qb2 <= I32_MAX:
+    if qb2.min() < I32_MIN or qb2.max() > I32_MAX:
         raise ValueError("B2 does not fit 32 bits after quantisation")
-    return Net(games, T, N, K, H, q1, qb1, q2, int(qb2))
+    check_output(activation, len(q2), divisor)
+    return Net(games, T, N, K, H, q1, qb1, q2, qb2, activation, len(q2), divisor)
 
 
 def dequantise(net, dtype=np.float64):
     """The float weights (W1, B1, W2, B2) a quantised net stands for: its integers over
-    the scales of `quantise`."""
+    the scales of `quantise`; W2 is (O, 2H) and B2 (O,)."""
     return (net.W1.astype(dtype) / QA, net.B1.astype(dtype) / QA,
-            net.W2.astype(dtype) / QB, dtype(net.B2 / (QA * QB)))
+            net.W2.astype(dtype) / QB, (net.B2 / (QA * QB)).astype(dtype))
 
 
 def write_net(path, net):
+    """Writes `net` as version 1 when it can be (net.version()), else version 2."""
     games = net.games.encode("utf-8")
+    version = net.version()
     parts = [
-        struct.pack("<8sII", NET_MAGIC, NET_VERSION, len(games)),
+        struct.pack("<8sII", NET_MAGIC, version, len(games)),
         games,
         struct.pack("<4I", net.T, net.N, net.K, net.H),
-        net.W1.astype("<i2").tobytes(),
-        net.B1.astype("<i2").tobytes(),
-        net.W2.astype("<i2").tobytes(),
-        struct.pack("<i", net.B2),
     ]
+    if version == 2:
+        parts.append(struct.pack("<3I", net.A, net.O, net.D))
+    parts += [net.W1.astype("<i2").tobytes(), net.B1.astype("<i2").tobytes()]
+    for b in range(net.O):
+        parts += [net.W2[b].astype("<i2").tobytes(), struct.pack("<i", int(net.B2[b]))]
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
         for p in parts:
@@ -279,6 +324,20 @@ def write_net(path, net):
     return size
 
 
+def _read_output_header(path, data, p, version):
+    """(activation, buckets, divisor, next offset): version 2's fields, or version 1's."""
+    if version == 1:
+        return CRELU, 1, 1, p
+    if len(data) < p + 12:
+        raise FormatError(f"{path}: cut in the header")
+    A, O, D = struct.unpack_from("<3I", data, p)
+    try:
+        check_output(A, O, D)
+    except ValueError as e:
+        raise FormatError(f"{path}: {e}")
+    return A, O, D, p + 12
+
+
 def read_net(path):
     with open(path, "rb") as f:
         data = f.read()
@@ -287,8 +346,8 @@ def read_net(path):
     magic, version, L = struct.unpack_from("<8sII", data, 0)
     if magic != NET_MAGIC:
         raise FormatError(f"{path}: bad magic {magic!r} (want {NET_MAGIC!r})")
-    if version != NET_VERSION:
-        raise FormatError(f"{path}: version {version}, this reader knows {NET_VERSION}")
+    if version not in NET_VERSIONS:
+        raise FormatError(f"{path}: version {version}, this reader knows {NET_VERSIONS}")
     p = 16
     if len(data) < p + L + 16:
         raise FormatError(f"{path}: cut in the header")
@@ -305,13 +364,16 @@ def read_net(path):
         raise FormatError(f"{path}: K = {K}, sako uses {K_HAND}")
     if T == 0 or N == 0:
         raise FormatError(f"{path}: T = {T}, N = {N}")
+    A, O, D, p = _read_output_header(path, data, p, version)
     F = num_inputs(T, N, K)
-    want = p + F * H * 2 + H * 2 + 2 * H * 2 + 4
+    want = p + F * H * 2 + H * 2 + O * (2 * H * 2 + 4)
     if len(data) != want:
-        raise FormatError(f"{path}: {len(data)} bytes, a net with F = {F}, H = {H} "
+        raise FormatError(f"{path}: {len(data)} bytes, a net with F = {F}, H = {H}, O = {O} "
                           f"and L = {L} has {want}")
     W1 = np.frombuffer(data, "<i2", F * H, p); p += F * H * 2
     B1 = np.frombuffer(data, "<i2", H, p); p += H * 2
-    W2 = np.frombuffer(data, "<i2", 2 * H, p); p += 2 * H * 2
-    (B2,) = struct.unpack_from("<i", data, p)
-    return Net(games, T, N, K, H, W1, B1, W2, B2)
+    W2, B2 = [], []
+    for _ in range(O):
+        W2.append(np.frombuffer(data, "<i2", 2 * H, p)); p += 2 * H * 2
+        B2.append(struct.unpack_from("<i", data, p)[0]); p += 4
+    return Net(games, T, N, K, H, W1, B1, np.stack(W2), B2, A, O, D)

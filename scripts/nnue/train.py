@@ -6,7 +6,9 @@
              --lambda 0.1 --seed 1 --val-share 0.02 --loss-csv loss.csv --threads 1 --mirror 8
 
 The model is the engine's: a_v = B1 + sum of the W1 rows of the inputs active in view v,
-clipped to [0, 1], the side to move's accumulator first, y = B2 + W2 . [us, them], and
+clipped to [0, 1] (and squared with --activation screlu), the side to move's accumulator
+first, y = B2[b] + W2[b] . [us, them] with the output bucket b = min(n // D, O - 1) of the
+position's n active inputs per view (--output-buckets O, --bucket-divisor D), and
 eval = 400*y centipawns. The loss is the mean squared error between sigmoid(y) and
 lambda*wdl + (1 - lambda)*sigmoid(score/400), both from the side to move's view. Adam with
 a cosine (or step) learning-rate schedule and optional decoupled weight decay, every weight
@@ -36,6 +38,14 @@ def parse_args(argv=None):
     ap.add_argument("--types", type=int, required=True, help="piece types T of the games")
     ap.add_argument("--squares", type=int, required=True, help="squares N of the games")
     ap.add_argument("--hidden", type=int, default=256, help="accumulator size H")
+    ap.add_argument("--output-buckets", type=int, default=1, metavar="O",
+                    help="output buckets (1-16): a position with n active inputs per view "
+                         "is evaluated by bucket min(n // D, O - 1)")
+    ap.add_argument("--bucket-divisor", type=int, default=4, metavar="D",
+                    help="active inputs per output bucket")
+    ap.add_argument("--activation", choices=("crelu", "screlu"), default="crelu",
+                    help="crelu: clip(a, 0, 1); screlu: its square. With crelu and one "
+                         "bucket the net is written as version 1")
     ap.add_argument("--epochs", type=int, default=10, help="total epochs (a resumed run included)")
     ap.add_argument("--batch", type=int, default=4096,
                     help="positions per step (with a few million positions, 16384 gives too "
@@ -98,6 +108,10 @@ def parse_args(argv=None):
         ap.error("--mirror FILES must divide --squares")
     if args.weight_decay < 0:
         ap.error("--weight-decay must not be negative")
+    if not 1 <= args.output_buckets <= 16:
+        ap.error("--output-buckets must be from 1 to 16")
+    if args.bucket_divisor < 1:
+        ap.error("--bucket-divisor must be at least 1")
     if args.checkpoint is None:
         base = args.out[:-5] if args.out.endswith(".nnue") else args.out
         args.checkpoint = base + ".ckpt.npz"
@@ -137,8 +151,10 @@ def log(msg):
 
 # ---------------------------------------------------------------- model
 
-def forward(params, us, them):
-    """y for each row: us/them are (b, width) input indices, F meaning "no input"."""
+def forward(params, us, them, bucket, screlu):
+    """y for each row: us/them are (b, width) input indices, F meaning "no input"; bucket
+    is each row's output bucket (W2 of shape (O, 2H) and B2 (O,); with one bucket W2 is
+    (2H,) and B2 a scalar, as before buckets existed)."""
     W1 = params["W1"]
     H = W1.shape[1]
     table = jnp.concatenate([W1, jnp.zeros((1, H), W1.dtype)])  # row F is zero
@@ -152,19 +168,25 @@ def forward(params, us, them):
     acc0 = jnp.broadcast_to(params["B1"], (idx.shape[0], H))
     acc, _ = jax.lax.scan(add_slot, acc0, idx.T, unroll=4)
     act = jnp.clip(acc, 0.0, 1.0)
+    if screlu:
+        act = act * act
     b = us.shape[0]
     W2 = params["W2"]
-    return params["B2"] + act[:b] @ W2[:H] + act[b:] @ W2[H:]
+    if W2.ndim == 1:
+        return params["B2"] + act[:b] @ W2[:H] + act[b:] @ W2[H:]
+    out = act[:b] @ W2[:, :H].T + act[b:] @ W2[:, H:].T + params["B2"]  # (b, O)
+    return jnp.take_along_axis(out, bucket[:, None], axis=1)[:, 0]
 
 
-def sse(params, us, them, target, weight):
-    d = jax.nn.sigmoid(forward(params, us, them)) - target
+def sse(params, us, them, bucket, target, weight, screlu):
+    d = jax.nn.sigmoid(forward(params, us, them, bucket, screlu)) - target
     return jnp.sum(weight * d * d)
 
 
-def make_functions(adam, weight_decay):
-    def train_step(params, opt_state, us, them, target, weight, lr):
-        loss, grads = jax.value_and_grad(sse)(params, us, them, target, weight)
+def make_functions(adam, weight_decay, screlu):
+    def train_step(params, opt_state, us, them, bucket, target, weight, lr):
+        loss, grads = jax.value_and_grad(sse)(params, us, them, bucket, target, weight,
+                                              screlu)
         grads = jax.lax.psum(grads, "dev")
         loss = jax.lax.psum(loss, "dev")
         total = jnp.maximum(jax.lax.psum(jnp.sum(weight), "dev"), 1.0)
@@ -175,24 +197,30 @@ def make_functions(adam, weight_decay):
             params, updates)
         return params, opt_state, loss
 
-    def eval_step(params, us, them, target, weight):
-        return jax.lax.psum(sse(params, us, them, target, weight), "dev")
+    def eval_step(params, us, them, bucket, target, weight):
+        return jax.lax.psum(sse(params, us, them, bucket, target, weight, screlu), "dev")
 
-    train = jax.pmap(train_step, axis_name="dev", in_axes=(0, 0, 0, 0, 0, 0, None),
+    train = jax.pmap(train_step, axis_name="dev", in_axes=(0, 0, 0, 0, 0, 0, 0, None),
                      donate_argnums=(0, 1))
     evaluate = jax.pmap(eval_step, axis_name="dev")
     return train, evaluate
 
 
-def init_params(rng, F, H, mean_n, w1_std, b1):
+def output_shapes(H, O):
+    """The shapes of W2 and B2 for O buckets (one bucket: the shapes of before buckets)."""
+    return ((2 * H,), ()) if O == 1 else ((O, 2 * H), (O,))
+
+
+def init_params(rng, F, H, mean_n, w1_std, b1, O=1):
     """Initial weights; w1_std 0 means 1/sqrt(mean active inputs)."""
     s1 = w1_std or 1.0 / math.sqrt(max(mean_n, 1.0))
     s2 = 1.0 / math.sqrt(2 * H)
+    w2_shape, b2_shape = output_shapes(H, O)
     return {
         "W1": rng.normal(0.0, s1, size=(F, H)).clip(-WEIGHT_CLIP, WEIGHT_CLIP).astype(np.float32),
         "B1": np.full((H,), b1, np.float32),
-        "W2": rng.uniform(-s2, s2, size=(2 * H,)).astype(np.float32),
-        "B2": np.zeros((), np.float32),
+        "W2": rng.uniform(-s2, s2, size=w2_shape).astype(np.float32),
+        "B2": np.zeros(b2_shape, np.float32),
     }
 
 
@@ -212,11 +240,13 @@ def save_checkpoint(path, params, opt_state, epoch, meta):
     os.replace(tmp, path)
 
 
-def load_checkpoint(path, adam, F, H):
+def load_checkpoint(path, adam, F, H, O=1):
     with np.load(path) as z:
         params = {k: z[k].astype(np.float32) for k in PARAM_NAMES}
         if params["W1"].shape != (F, H):
             sys.exit(f"{path}: W1 is {params['W1'].shape}, this run wants ({F}, {H})")
+        if params["W2"].shape != output_shapes(H, O)[0]:
+            sys.exit(f"{path}: W2 is {params['W2'].shape}, this run has {O} output bucket(s)")
         epoch = int(z["epoch"])
         opt_state = adam.init(params)
         leaves, treedef = jax.tree_util.tree_flatten(opt_state)
@@ -230,8 +260,9 @@ def load_checkpoint(path, adam, F, H):
     return params, opt_state, epoch, meta
 
 
-def params_from_net(path, T, N, H):
-    """The float weights a quantised net file stands for (its integers over the scales)."""
+def params_from_net(path, T, N, H, O=1, activation=nnuefmt.CRELU):
+    """The float weights a quantised net file stands for (its integers over the scales).
+    A net of one bucket fills every one of the O buckets with its output layer."""
     try:
         net = nnuefmt.read_net(path)
     except (nnuefmt.FormatError, OSError) as e:
@@ -239,7 +270,18 @@ def params_from_net(path, T, N, H):
     if (net.T, net.N, net.H) != (T, N, H):
         sys.exit(f"{path}: T = {net.T}, N = {net.N}, H = {net.H}; this run has "
                  f"T = {T}, N = {N}, H = {H}")
-    return dict(zip(PARAM_NAMES, nnuefmt.dequantise(net, np.float32)))
+    if net.O not in (1, O):
+        sys.exit(f"{path}: {net.O} output buckets; this run has {O} (only a net of one "
+                 f"bucket can start a run of more)")
+    if net.A != activation:
+        log(f"note: {path} has another activation; the run starts from its weights, "
+            f"not from its function")
+    W1, B1, W2, B2 = nnuefmt.dequantise(net, np.float32)
+    if O == 1:
+        W2, B2 = W2[0], B2[0]
+    elif net.O == 1:
+        W2, B2 = np.repeat(W2, O, axis=0), np.repeat(B2, O)
+    return dict(zip(PARAM_NAMES, (W1, B1, W2, np.asarray(B2, np.float32))))
 
 
 # ---------------------------------------------------------------- training
@@ -257,23 +299,26 @@ def learning_rate(args, step, steps_per_epoch):
 class Batcher:
     """Builds padded device batches from the memory-mapped feature files."""
 
-    def __init__(self, data, targets, width, batch, devices, mirror_map=None):
+    def __init__(self, data, targets, width, batch, devices, mirror_map=None, buckets=None):
         self.data, self.targets, self.width = data, targets, width
+        self.buckets = buckets if buckets is not None else np.zeros(data.count, np.int32)
         self.devices = devices
         self.per_dev = -(-batch // devices)
         self.size = self.per_dev * devices
         self.mirror_map = mirror_map
 
     def make(self, idx, rng=None):
-        """(us, them, target, weight), each with a leading device axis; rows past len(idx)
-        are padding with weight 0. With an rng and a mirror map, about half of the rows are
+        """(us, them, bucket, target, weight), each with a leading device axis; rows past
+        len(idx) are padding with weight 0. With an rng and a mirror map, about half of the rows are
         mirrored left to right."""
         m = len(idx)
         us = np.full((self.size, self.width), self.data.F, dtype=np.int32)
         them = np.full((self.size, self.width), self.data.F, dtype=np.int32)
+        bucket = np.zeros(self.size, np.int32)
         target = np.zeros(self.size, np.float32)
         weight = np.zeros(self.size, np.float32)
         us[:m], them[:m] = self.data.gather(idx, self.width)
+        bucket[:m] = self.buckets[idx]
         if rng is not None and self.mirror_map is not None:
             flip = np.flatnonzero(rng.random(m) < 0.5)
             us[flip] = self.mirror_map[us[flip]]
@@ -281,7 +326,7 @@ class Batcher:
         target[:m] = self.targets[idx]
         weight[:m] = 1.0
         d, b = self.devices, self.per_dev
-        return (us.reshape(d, b, -1), them.reshape(d, b, -1),
+        return (us.reshape(d, b, -1), them.reshape(d, b, -1), bucket.reshape(d, b),
                 target.reshape(d, b), weight.reshape(d, b))
 
 
@@ -306,10 +351,20 @@ def validation_loss(evaluate, params, batcher, val_idx):
     return float(sum(float(t[0]) for t in total)) / len(val_idx)
 
 
+def activation_code(args):
+    return nnuefmt.ACTIVATIONS[args.activation]
+
+
 def write_net(path, params, args):
+    """The quantised net: version 1 with one bucket and crelu, else version 2."""
     host = {k: np.asarray(v) for k, v in params.items()}
     net = nnuefmt.quantise(args.games, args.types, args.squares, K_HAND,
-                           host["W1"], host["B1"], host["W2"], host["B2"])
+                           host["W1"], host["B1"], host["W2"], host["B2"],
+                           activation_code(args), args.bucket_divisor)
+    if net.A == nnuefmt.SCRELU:
+        for b, v in net.screlu_overflows():
+            log(f"warning: bucket {b}, view {v}: sum of |W2| above "
+                f"{nnuefmt.SCRELU_VIEW_W2_SUM}, the engine's 32-bit sum can wrap")
     return nnuefmt.write_net(path, net)
 
 
@@ -359,29 +414,40 @@ def main():
     if len(devices) < args.threads:
         sys.exit(f"JAX made {len(devices)} CPU devices, not {args.threads}")
     mirrored = mirror_map(T, N, args.mirror) if args.mirror else None
-    batcher = Batcher(data, targets, width, args.batch, len(devices), mirrored)
+    O, D = args.output_buckets, args.bucket_divisor
+    buckets = np.minimum(data.n.astype(np.int64) // D, O - 1).astype(np.int32)
+    if O > 1:
+        shares = np.bincount(buckets, minlength=O) / data.count
+        log(f"output buckets (n // {D}, at most {O - 1}), share of positions: "
+            + " ".join(f"{b}:{x:.3f}" for b, x in enumerate(shares)))
+    batcher = Batcher(data, targets, width, args.batch, len(devices), mirrored, buckets)
     steps_per_epoch = -(-len(train_idx) // batcher.size)
     log(f"split: {len(train_idx)} train, {n_val} validation; batch {batcher.size} over "
-        f"{len(devices)} device(s), {steps_per_epoch} steps per epoch; H = {H}")
+        f"{len(devices)} device(s), {steps_per_epoch} steps per epoch; H = {H}, "
+        f"{args.activation}, {args.output_buckets} output bucket(s)")
 
     adam = optax.scale_by_adam()
-    train_step, eval_step = make_functions(adam, np.float32(args.weight_decay))
+    screlu = args.activation == "screlu"
+    train_step, eval_step = make_functions(adam, np.float32(args.weight_decay), screlu)
     meta = {"games": args.games, "T": T, "N": N, "K": K_HAND, "H": H, "F": F,
             "seed": args.seed, "lam": args.lam, "mirror": args.mirror,
-            "weight_decay": args.weight_decay}
+            "weight_decay": args.weight_decay, "O": O, "D": D,
+            "activation": activation_code(args)}
     start_epoch = 0
     if args.resume:
-        params, opt_state, start_epoch, old = load_checkpoint(args.resume, adam, F, H)
-        for k in ("T", "N", "K", "H"):
-            if k in old and int(old[k]) != meta[k]:
+        params, opt_state, start_epoch, old = load_checkpoint(args.resume, adam, F, H, O)
+        old.setdefault("O", 1)  # checkpoints from before buckets
+        old.setdefault("activation", nnuefmt.CRELU)
+        for k in ("T", "N", "K", "H", "O", "D", "activation"):
+            if k in old and int(old[k]) != meta[k] and not (k == "D" and O == 1):
                 sys.exit(f"{args.resume}: {k} = {old[k]}, this run has {meta[k]}")
         log(f"resumed from {args.resume} after epoch {start_epoch}")
     elif args.init_net:
-        params = params_from_net(args.init_net, T, N, H)
+        params = params_from_net(args.init_net, T, N, H, O, activation_code(args))
         opt_state = adam.init(params)
         log(f"started from the weights of {args.init_net}")
     else:
-        params = init_params(rng, F, H, float(data.n.mean()), args.w1_std, args.b1_init)
+        params = init_params(rng, F, H, float(data.n.mean()), args.w1_std, args.b1_init, O)
         opt_state = adam.init(params)
 
     params = jax.device_put_replicated(params, devices)
