@@ -166,8 +166,8 @@ class Engine(unittest.TestCase):
         if not sako:
             self.skipTest("no sako binary (build it or set $SAKO)")
         with tempfile.TemporaryDirectory(prefix="nnue-engine-test-") as d:
-            lines = open(os.path.join(ROOT, "engine-tests/data/normal.txt")).read().split("\n")
-            lines = [l for l in lines if l.strip()][:60]
+            with open(os.path.join(ROOT, "engine-tests/data/normal.txt")) as f:
+                lines = [l for l in f.read().split("\n") if l.strip()][:60]
             data, feats = os.path.join(d, "pos.txt"), os.path.join(d, "pos.bin")
             with open(data, "w") as f:
                 f.write("\n".join(lines) + "\n")
