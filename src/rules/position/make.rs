@@ -25,6 +25,33 @@ impl<B: BoardWidth> Position<B> {
         }
     }
 
+    /// The key after `m`, cheaply and approximately (exact for most plain moves and
+    /// captures; promotions, drops, castling, pools and a new en-passant square are left
+    /// out): for a transposition-table prefetch before the move is made.
+    #[inline(always)]
+    pub fn key_after(&self, m: Move) -> u64 {
+        let (from, to) = (m.from(), m.to());
+        let mut k = self.st.key ^ ZOBRIST.side;
+        if self.st.ep_in_key {
+            k ^= ZOBRIST.ep[self.st.ep];
+        }
+        if m.kind() == MoveKind::Drop {
+            return k;
+        }
+        let moving = self.mailbox[from];
+        if moving != NO_PIECE {
+            k ^= ZOBRIST.piece[moving as usize][from] ^ ZOBRIST.piece[moving as usize][to];
+        }
+        let captured = self.mailbox[to];
+        if captured != NO_PIECE {
+            k ^= ZOBRIST.piece[captured as usize][to];
+        }
+        let r = self.rules;
+        let rights = self.st.rights;
+        let left = rights & !(r.rights_mask[from] | r.rights_mask[to]);
+        k ^ ZOBRIST.rights[rights as usize] ^ ZOBRIST.rights[left as usize]
+    }
+
     /// Takes back `m`, the last move made.
     pub fn unmake(&mut self, m: Move) {
         self.side = self.side.flip();
