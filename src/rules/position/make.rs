@@ -12,6 +12,7 @@ impl<B: BoardWidth> Position<B> {
     /// Plays `m`, which must be legal (or at least pseudo-legal for make/test).
     pub fn make(&mut self, m: Move) {
         let prev = self.begin_ply(m);
+        self.push_accumulators();
         match m.kind() {
             MoveKind::Drop => self.make_drop(m),
             MoveKind::Castle => self.make_castle(m),
@@ -55,12 +56,14 @@ impl<B: BoardWidth> Position<B> {
     /// Takes back `m`, the last move made.
     pub fn unmake(&mut self, m: Move) {
         self.side = self.side.flip();
+        self.begin_unmake_accumulators();
         match m.kind() {
             MoveKind::Drop => self.unmake_drop(m),
             MoveKind::Castle => self.unmake_castle(m),
             MoveKind::EnPassant => self.unmake_en_passant(m),
             kind => self.unmake_board_move(m, kind),
         }
+        self.end_unmake_accumulators();
         // The key and everything else come back from the stack.
         if let Some(prev) = self.history.pop() {
             self.st = prev;
