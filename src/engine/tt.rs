@@ -206,6 +206,23 @@ impl Tt {
         &self.buckets[i]
     }
 
+    /// Asks the processor to start loading the bucket of `key` into the cache (a hint,
+    /// no effect on results): issued early, a later `probe` of `key` does not wait for
+    /// memory.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let p = self.bucket(key) as *const Bucket as *const i8;
+            // SAFETY: a prefetch never faults and changes no memory; `p` points into
+            // `self.buckets` anyway.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// The entry stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {

@@ -261,6 +261,7 @@ impl<B: BoardWidth> Worker<'_, B> {
                     Verdict::Search => {}
                 }
             }
+            self.sh.tt.prefetch(self.pos.key_after(m));
             self.moved[ply] = Some(tried.slot);
             self.pos.make(m);
             tried.gives_check = self.pos.in_check();

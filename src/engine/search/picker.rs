@@ -94,10 +94,13 @@ impl<B: BoardWidth> MovePicker<B> {
 
     /// The index of the best-scored move in `list[from..to]`, swapped to `from`.
     fn select(&mut self, from: usize, to: usize) -> Move {
-        let mut best = from;
-        for j in from + 1..to {
-            if self.scores[j] > self.scores[best] {
-                best = j;
+        // The first of the highest scores (ties keep the list order).
+        let scores = &self.scores[from..to];
+        let (mut best, mut best_score) = (from, scores[0]);
+        for (j, &s) in scores.iter().enumerate().skip(1) {
+            if s > best_score {
+                best_score = s;
+                best = from + j;
             }
         }
         if best != from {

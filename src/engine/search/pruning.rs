@@ -87,6 +87,7 @@ impl<B: BoardWidth> Worker<'_, B> {
         let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
         self.moved[node.ply] = None;
         self.pos.make_null();
+        self.sh.tt.prefetch(self.pos.key());
         let score = -self.negamax(-beta, -beta + 1, depth - 1 - r, node.ply + 1, false, false);
         self.pos.unmake_null();
         if self.stopped {

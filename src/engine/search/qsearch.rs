@@ -81,6 +81,7 @@ impl<B: BoardWidth> Worker<'_, B> {
                     continue;
                 }
             }
+            self.sh.tt.prefetch(self.pos.key_after(m));
             self.moved[ply] = Some(self.move_slot(m));
             self.pos.make(m);
             let score = -self.qsearch(-beta, -alpha, ply + 1);

@@ -27,6 +27,26 @@ pub(super) fn rays<B: Bitboard>(geo: &Geometry) -> Result<(Vec<B>, [bool; 8]), S
     Ok((rays, ray_positive))
 }
 
+/// True when `geo` is an 8x8 board whose rays (from [`rays`]) are those of a plain
+/// chessboard in every direction: the board the slide lookup tables are made for.
+pub(super) fn is_plain_8x8<B: Bitboard>(geo: &Geometry, rays: &[B]) -> bool {
+    if geo.files != 8 || geo.ranks != 8 {
+        return false;
+    }
+    DIRECTIONS.iter().enumerate().all(|(dir, &(df, dr))| {
+        (0..64).all(|from: usize| {
+            let mut ray = B::EMPTY;
+            let (mut f, mut r) = ((from % 8) as i32 + df, (from / 8) as i32 + dr);
+            while (0..8).contains(&f) && (0..8).contains(&r) {
+                ray |= B::square((r * 8 + f) as usize);
+                f += df;
+                r += dr;
+            }
+            rays[dir * MAX_SQUARES + from] == ray
+        })
+    })
+}
+
 /// The unlimited slide directions of each type (bits index [`DIRECTIONS`]) from the
 /// squares where the move pass saw it ride. A type must ride a direction from every
 /// square that has that step, or from none (a bitboard slide cannot depend on the point).

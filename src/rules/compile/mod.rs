@@ -18,6 +18,7 @@ use crate::rules::variant::{all_variants, VariantDef, VARIANT_COUNT};
 mod attacks;
 mod lines;
 mod moves;
+mod slides8;
 mod special;
 
 /// The most piece types one variant has.
@@ -104,6 +105,8 @@ pub struct Rules<B> {
     pub rider_dirs: [u8; MAX_TYPES],
     rays: Vec<B>,
     ray_positive: [bool; 8],
+    /// The board is a plain 8x8 one in 64 bits: slides by table lookup.
+    plain_8x8: bool,
     /// The (up to 8) squares one king step away, per square, ignoring topology.
     pub neighbours: Vec<B>,
     between: Vec<B>,
@@ -215,7 +218,21 @@ impl<B: Bitboard> Rules<B> {
     /// Squares reached sliding from `sq` in the directions of `dirs`, stopping at (and
     /// including) the first square of `blockers`.
     #[inline(always)]
-    pub fn slide(&self, sq: Square, blockers: B, dirs: u8) -> B {
+    pub fn slide(&self, sq: Square, blockers: B, dirs: u8) -> B
+    where
+        B: BoardWidth,
+    {
+        if self.plain_8x8 {
+            if let Some(reach) = B::table_slide(sq, blockers, dirs) {
+                return reach;
+            }
+        }
+        self.ray_slide(sq, blockers, dirs)
+    }
+
+    /// [`Self::slide`] ray by ray, on any board.
+    #[inline(always)]
+    fn ray_slide(&self, sq: Square, blockers: B, dirs: u8) -> B {
         let mut out = B::EMPTY;
         let mut d = dirs;
         while d != 0 {
@@ -304,6 +321,7 @@ fn compile<B: Bitboard>(id: usize) -> Result<Rules<B>, String> {
         attack_path_span: reverse.attack_path_span,
         ep_sources: reverse.ep_sources,
         rider_dirs,
+        plain_8x8: B::BITS == 64 && lines::is_plain_8x8(&geo, &rays),
         rays,
         ray_positive,
         neighbours: lines::neighbours::<B>(&geo),
@@ -346,6 +364,13 @@ pub trait BoardWidth: Bitboard {
             Err(e) => panic!("internal variant table error: {e}"),
         })
     }
+
+    /// A slide on the plain 8x8 board by table lookup, where this width and `dirs`
+    /// have one (see `slides8`); `None` sends the caller to the ray loop.
+    #[inline(always)]
+    fn table_slide(_sq: Square, _blockers: Self, _dirs: u8) -> Option<Self> {
+        None
+    }
 }
 
 impl BoardWidth for u64 {
@@ -353,6 +378,11 @@ impl BoardWidth for u64 {
         static CACHE: [OnceCell<Rules<u64>>; VARIANT_COUNT] =
             [const { OnceCell::new() }; VARIANT_COUNT];
         &CACHE
+    }
+
+    #[inline(always)]
+    fn table_slide(sq: Square, blockers: u64, dirs: u8) -> Option<u64> {
+        slides8::slide(sq, blockers, dirs)
     }
 }
 

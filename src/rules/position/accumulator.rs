@@ -145,11 +145,30 @@ pub fn active_inputs<B: BoardWidth>(
     inputs
 }
 
-/// Installed columns and the position's two accumulators (White's view, Black's).
-#[derive(Clone, Debug)]
+/// Installed columns and the position's two accumulators (White's view, Black's), one
+/// pair per ply made since they were installed: a make works on a copy of the last pair
+/// and an unmake just drops it, instead of taking the move's columns away again.
+#[derive(Debug)]
 pub(super) struct Accumulators {
     columns: Arc<InputColumns>,
-    values: [Vec<i16>; 2],
+    /// The pairs of the plies made since installing; `values[top]` is the position's.
+    /// Pairs above `top` are kept for reuse.
+    values: Vec<[Vec<i16>; 2]>,
+    top: usize,
+    /// An unmake is under way that has dropped its pair: board changes are ignored.
+    undoing: bool,
+}
+
+impl Clone for Accumulators {
+    /// Only the current pair: the clone takes moves made before it back by sums.
+    fn clone(&self) -> Self {
+        Accumulators {
+            columns: self.columns.clone(),
+            values: vec![self.values[self.top].clone()],
+            top: 0,
+            undoing: self.undoing,
+        }
+    }
 }
 
 impl<B: BoardWidth> Position<B> {
@@ -159,8 +178,13 @@ impl<B: BoardWidth> Position<B> {
     pub fn set_input_columns(&mut self, columns: Option<Arc<InputColumns>>) {
         self.accumulators = columns.and_then(|c| {
             (c.shape() == InputShape::of_game(self.rules.def)).then(|| {
-                let values = c.refresh(self);
-                Box::new(Accumulators { columns: c, values })
+                let values = vec![c.refresh(self)];
+                Box::new(Accumulators {
+                    columns: c,
+                    values,
+                    top: 0,
+                    undoing: false,
+                })
             })
         });
     }
@@ -168,7 +192,50 @@ impl<B: BoardWidth> Position<B> {
     /// The installed columns and the accumulators (White's view, Black's), or `None`.
     #[inline(always)]
     pub fn accumulators(&self) -> Option<(&Arc<InputColumns>, &[Vec<i16>; 2])> {
-        self.accumulators.as_ref().map(|a| (&a.columns, &a.values))
+        self.accumulators
+            .as_ref()
+            .map(|a| (&a.columns, &a.values[a.top]))
+    }
+
+    /// At the start of a make: the new ply's accumulators start as a copy of the
+    /// current ones (the make's board changes then go to the copy).
+    #[inline(always)]
+    pub(super) fn push_accumulators(&mut self) {
+        if let Some(a) = &mut self.accumulators {
+            let next = a.top + 1;
+            if a.values.len() == next {
+                let copy = a.values[a.top].clone();
+                a.values.push(copy);
+            } else {
+                let (done, rest) = a.values.split_at_mut(next);
+                for view in Color::iter() {
+                    rest[0][view].copy_from_slice(&done[a.top][view]);
+                }
+            }
+            a.top = next;
+        }
+    }
+
+    /// At the start of an unmake: drops the ply's accumulators when the make pushed
+    /// them, and then ignores the unmake's board changes until
+    /// [`Self::end_unmake_accumulators`]. (A move made before the accumulators were
+    /// installed is taken back by subtracting and adding columns, as it is played.)
+    #[inline(always)]
+    pub(super) fn begin_unmake_accumulators(&mut self) {
+        if let Some(a) = &mut self.accumulators {
+            if a.top > 0 {
+                a.top -= 1;
+                a.undoing = true;
+            }
+        }
+    }
+
+    /// At the end of an unmake: board changes update the accumulators again.
+    #[inline(always)]
+    pub(super) fn end_unmake_accumulators(&mut self) {
+        if let Some(a) = &mut self.accumulators {
+            a.undoing = false;
+        }
     }
 
     /// How many inputs are active in each point of view (the same number in both): the
@@ -189,13 +256,17 @@ impl<B: BoardWidth> Position<B> {
     #[inline(always)]
     pub(super) fn accumulate_board(&mut self, owner: Color, t: PieceType, sq: Square, add: bool) {
         if let Some(a) = &mut self.accumulators {
+            if a.undoing {
+                return;
+            }
+            let values = &mut a.values[a.top];
             for view in Color::iter() {
                 let i = a.columns.shape.board_input(view, owner, t, sq);
                 let col = a.columns.column(i);
                 if add {
-                    add_column(&mut a.values[view], col);
+                    add_column(&mut values[view], col);
                 } else {
-                    sub_column(&mut a.values[view], col);
+                    sub_column(&mut values[view], col);
                 }
             }
         }
@@ -205,6 +276,10 @@ impl<B: BoardWidth> Position<B> {
     #[inline(always)]
     pub(super) fn accumulate_hand(&mut self, owner: Color, t: PieceType, old: u8, new: u8) {
         if let Some(a) = &mut self.accumulators {
+            if a.undoing {
+                return;
+            }
+            let values = &mut a.values[a.top];
             let (old, new) = (usize::from(old), usize::from(new));
             for view in Color::iter() {
                 for k in (old.min(new) + 1)..=old.max(new).min(HAND_INPUTS) {
@@ -212,9 +287,9 @@ impl<B: BoardWidth> Position<B> {
                         .columns
                         .column(a.columns.shape.hand_input(view, owner, t, k));
                     if new > old {
-                        add_column(&mut a.values[view], col);
+                        add_column(&mut values[view], col);
                     } else {
-                        sub_column(&mut a.values[view], col);
+                        sub_column(&mut values[view], col);
                     }
                 }
             }

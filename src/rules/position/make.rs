@@ -12,6 +12,7 @@ impl<B: BoardWidth> Position<B> {
     /// Plays `m`, which must be legal (or at least pseudo-legal for make/test).
     pub fn make(&mut self, m: Move) {
         let prev = self.begin_ply(m);
+        self.push_accumulators();
         match m.kind() {
             MoveKind::Drop => self.make_drop(m),
             MoveKind::Castle => self.make_castle(m),
@@ -25,15 +26,44 @@ impl<B: BoardWidth> Position<B> {
         }
     }
 
+    /// The key after `m`, cheaply and approximately (exact for most plain moves and
+    /// captures; promotions, drops, castling, pools and a new en-passant square are left
+    /// out): for a transposition-table prefetch before the move is made.
+    #[inline(always)]
+    pub fn key_after(&self, m: Move) -> u64 {
+        let (from, to) = (m.from(), m.to());
+        let mut k = self.st.key ^ ZOBRIST.side;
+        if self.st.ep_in_key {
+            k ^= ZOBRIST.ep[self.st.ep];
+        }
+        if m.kind() == MoveKind::Drop {
+            return k;
+        }
+        let moving = self.mailbox[from];
+        if moving != NO_PIECE {
+            k ^= ZOBRIST.piece[moving as usize][from] ^ ZOBRIST.piece[moving as usize][to];
+        }
+        let captured = self.mailbox[to];
+        if captured != NO_PIECE {
+            k ^= ZOBRIST.piece[captured as usize][to];
+        }
+        let r = self.rules;
+        let rights = self.st.rights;
+        let left = rights & !(r.rights_mask[from] | r.rights_mask[to]);
+        k ^ ZOBRIST.rights[rights as usize] ^ ZOBRIST.rights[left as usize]
+    }
+
     /// Takes back `m`, the last move made.
     pub fn unmake(&mut self, m: Move) {
         self.side = self.side.flip();
+        self.begin_unmake_accumulators();
         match m.kind() {
             MoveKind::Drop => self.unmake_drop(m),
             MoveKind::Castle => self.unmake_castle(m),
             MoveKind::EnPassant => self.unmake_en_passant(m),
             kind => self.unmake_board_move(m, kind),
         }
+        self.end_unmake_accumulators();
         // The key and everything else come back from the stack.
         if let Some(prev) = self.history.pop() {
             self.st = prev;
