@@ -8,6 +8,7 @@
 //! * `root.rs`: iterative deepening, MultiPV, aspiration windows, time between depths;
 //! * `node.rs`: `negamax`, the move loop and what a cut-off teaches the histories;
 //! * `pruning.rs`: reductions, whole-node pruning and the verdict on late moves;
+//! * `singular.rs`: singular extensions of the table's move (and multi-cut);
 //! * `qsearch.rs`: the quiescence search;
 //! * `ordering.rs` and `picker.rs`: move-ordering scores and the staged move picker.
 //!
@@ -68,6 +69,7 @@ mod picker;
 mod pruning;
 mod qsearch;
 mod root;
+mod singular;
 mod threads;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -247,6 +249,9 @@ struct Worker<'a, B: BoardWidth> {
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     root_depth: i32,
+    /// The move each ply's node is searched without (singular extensions;
+    /// `Move::NONE` for an ordinary search).
+    excluded: [Move; MAX_PLY + 2],
     /// Root moves skipped in this iteration (excluded moves and better MultiPV lines).
     root_skip: Vec<Move>,
     /// A root move raised alpha in the current iteration (its line is in `pv[0]`).
@@ -280,6 +285,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             root_depth: 0,
+            excluded: [Move::NONE; MAX_PLY + 2],
             root_skip: sh.excluded.clone(),
             root_improved: false,
             drops,

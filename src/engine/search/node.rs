@@ -2,6 +2,7 @@
 //! the move loop with its PVS re-searches, and the updates after a cut-off.
 
 use super::pruning::{reduction, Verdict};
+use super::singular::{excluded_key, Singular};
 use super::{Worker, INF, MATE, MATE_BOUND, MAX_PLY};
 
 use super::picker::MovePicker;
@@ -49,6 +50,11 @@ pub(super) struct Node {
     pub(super) raw_eval: i32,
     /// The node is or was on a principal variation (PV node, or the table says so).
     pub(super) tt_pv: bool,
+    /// The table's move (`Move::NONE` if none).
+    pub(super) tt_move: Move,
+    /// How much deeper the singularity test says the table's move is searched
+    /// (0: as any other move).
+    pub(super) tt_move_extension: i32,
 }
 
 /// A move of the move loop, as `search_move` needs it.
@@ -125,7 +131,7 @@ pub(super) fn to_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
-fn from_tt(score: i32, ply: usize) -> i32 {
+pub(super) fn from_tt(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {
         score - ply as i32
     } else if score <= -MATE_BOUND {
@@ -184,7 +190,8 @@ impl<B: BoardWidth> Worker<'_, B> {
         }
         self.seldepth = self.seldepth.max(ply);
 
-        let key = self.pos.key();
+        let excluded = self.excluded[ply];
+        let key = excluded_key(self.pos.key(), excluded);
         let tt = self.sh.tt.probe(key);
         if let Some(s) = tt.and_then(|e| tt_cutoff(&e, depth, alpha, beta, ply, pv_node)) {
             return s;
@@ -207,20 +214,28 @@ impl<B: BoardWidth> Worker<'_, B> {
             improving,
             raw_eval,
             tt_pv: pv_node || tt.is_some_and(|e| e.pv),
+            tt_move: tt.map_or(Move::NONE, |e| e.mv),
+            tt_move_extension: 0,
         };
-        let tt_move = tt.map_or(Move::NONE, |e| e.mv);
+        let excluding = excluded != Move::NONE;
         if !pv_node && !in_check && ply > 0 && beta.abs() < MATE_BOUND {
-            if let Some(s) = self.prune_node(&node, beta, allow_null) {
+            if let Some(s) = self.prune_node(&node, beta, allow_null && !excluding) {
                 return s;
+            }
+        }
+        if let Some(e) = tt.filter(|e| self.singular_candidate(&node, e)) {
+            match self.singular_test(&node, &e, beta) {
+                Singular::Extend(n) => node.tt_move_extension = n,
+                Singular::Cut(s) => return s,
             }
         }
         // Internal iterative reduction: a node the table knows no move for is
         // searched a ply shallower (its next visit will have a move to try first).
         // Expected cut nodes, deep enough, lose one ply more.
-        if depth >= 4 && tt_move == Move::NONE {
+        if depth >= 4 && node.tt_move == Move::NONE && !excluding {
             node.depth -= 1 + i32::from(node.cut_node && depth >= 8);
         }
-        self.search_moves(&node, alpha, beta, key, tt_move)
+        self.search_moves(&node, alpha, beta, key)
     }
 
     /// The static evaluation of a node not in check: the table's stored evaluation
@@ -252,15 +267,9 @@ impl<B: BoardWidth> Worker<'_, B> {
     /// The move loop of a node: generates and orders the legal moves, prunes late and
     /// futile quiet moves and losing captures near the leaves, searches the rest,
     /// updates the PV, killers and history, and stores the result in the table.
-    fn search_moves(
-        &mut self,
-        node: &Node,
-        mut alpha: i32,
-        beta: i32,
-        key: u64,
-        tt_move: Move,
-    ) -> i32 {
+    fn search_moves(&mut self, node: &Node, mut alpha: i32, beta: i32, key: u64) -> i32 {
         let (depth, ply, pv_node) = (node.depth, node.ply, node.pv_node);
+        let (tt_move, excluded) = (node.tt_move, self.excluded[ply]);
         let scores = std::mem::take(&mut self.score_bufs[ply]);
         let mut picker = MovePicker::new(node.in_check, tt_move, self.refutations(ply), scores);
 
@@ -275,7 +284,7 @@ impl<B: BoardWidth> Worker<'_, B> {
         let keys = self.continuation_keys(ply);
         let tt_tactical = tt_move != Move::NONE && self.is_tactical(tt_move);
         while let Some((m, order_score)) = self.next_move(&mut picker, ply) {
-            if ply == 0 && self.root_skip.contains(&m) {
+            if m == excluded || (ply == 0 && self.root_skip.contains(&m)) {
                 continue;
             }
             let mut tried = self.tried(m, picker.handed_out - 1, &keys);
@@ -328,6 +337,10 @@ impl<B: BoardWidth> Worker<'_, B> {
         self.score_bufs[ply] = picker.into_scores();
         if handed_out == 0 {
             return self.no_move_score(ply);
+        }
+        if excluded != Move::NONE && best == -INF {
+            // The excluded move was the only one: the others fail low.
+            return alpha;
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -414,7 +427,11 @@ impl<B: BoardWidth> Worker<'_, B> {
         } else {
             NodeKind::All
         };
-        let ext = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+        let ext = if m == node.tt_move && node.tt_move_extension != 0 {
+            node.tt_move_extension
+        } else {
+            i32::from(gives_check && (ply as i32) < 2 * self.root_depth)
+        };
         let mut new_depth = depth - 1 + ext;
         if index == 0 {
             let child = if pv_node {
