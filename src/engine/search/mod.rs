@@ -23,14 +23,20 @@
 //! * `negamax` is a fail-soft PVS: game-end rules first (below), mate-distance
 //!   pruning, table cut-offs at non-PV nodes, then whole-node pruning at non-PV nodes
 //!   (razoring, reverse futility, null move with verification at high depth)
-//!   and internal iterative reduction when the table has no move. The moves come in
+//!   and internal iterative reduction when the table has no move (two plies at deep
+//!   expected cut nodes). Each node is typed PV, cut or all (`node::NodeKind`) as the
+//!   search expects it to end. A table move whose entry is deep enough is tested for
+//!   singularity (`singular.rs`): searched without it, the node falling well short of
+//!   the table's score extends the move by one or two plies; the others beating beta
+//!   as well cut the node. The moves come in
 //!   the order TT move, promotions and captures that do not lose material by static
 //!   exchange evaluation ([`crate::engine::see`]; victim value plus capture history),
 //!   two killers, the countermove, quiet moves by history plus continuation histories
 //!   (1, 2 and 4 plies back), and last the losing captures. Checking moves are
 //!   extended one ply; late quiet moves are reduced
-//!   (LMR by a precomputed table, adjusted for PV, improving and history) and
-//!   searched again at full depth if they surprise. Near the leaves of non-PV nodes,
+//!   (LMR by a precomputed table, adjusted for PV, improving, history, expected cut
+//!   nodes and a tactical table move) and searched again if they surprise, a ply
+//!   deeper or shallower than planned by how far they beat the best score. Near the leaves of non-PV nodes,
 //!   quiet moves that give no check are pruned when they come late (late-move
 //!   pruning) or when the static evaluation is far below alpha at their reduced depth
 //!   (futility); quiet moves that lose material by SEE or have a bad continuation
