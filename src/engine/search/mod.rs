@@ -8,6 +8,7 @@
 //! * `root.rs`: iterative deepening, MultiPV, aspiration windows, time between depths;
 //! * `node.rs`: `negamax`, the move loop and what a cut-off teaches the histories;
 //! * `pruning.rs`: reductions, whole-node pruning and the verdict on late moves;
+//! * `singular.rs`: singular extensions of the table's move (and multi-cut);
 //! * `qsearch.rs`: the quiescence search;
 //! * `ordering.rs` and `picker.rs`: move-ordering scores and the staged move picker.
 //!
@@ -22,14 +23,20 @@
 //! * `negamax` is a fail-soft PVS: game-end rules first (below), mate-distance
 //!   pruning, table cut-offs at non-PV nodes, then whole-node pruning at non-PV nodes
 //!   (razoring, reverse futility, null move with verification at high depth)
-//!   and internal iterative reduction when the table has no move. The moves come in
+//!   and internal iterative reduction when the table has no move (two plies at deep
+//!   expected cut nodes). Each node is typed PV, cut or all (`node::NodeKind`) as the
+//!   search expects it to end. A table move whose entry is deep enough is tested for
+//!   singularity (`singular.rs`): searched without it, the node falling well short of
+//!   the table's score extends the move by one or two plies; the others beating beta
+//!   as well cut the node. The moves come in
 //!   the order TT move, promotions and captures that do not lose material by static
 //!   exchange evaluation ([`crate::engine::see`]; victim value plus capture history),
 //!   two killers, the countermove, quiet moves by history plus continuation histories
 //!   (1, 2 and 4 plies back), and last the losing captures. Checking moves are
 //!   extended one ply; late quiet moves are reduced
-//!   (LMR by a precomputed table, adjusted for PV, improving and history) and
-//!   searched again at full depth if they surprise. Near the leaves of non-PV nodes,
+//!   (LMR by a precomputed table, adjusted for PV, improving, history, expected cut
+//!   nodes and a tactical table move) and searched again if they surprise, a ply
+//!   deeper or shallower than planned by how far they beat the best score. Near the leaves of non-PV nodes,
 //!   quiet moves that give no check are pruned when they come late (late-move
 //!   pruning) or when the static evaluation is far below alpha at their reduced depth
 //!   (futility); quiet moves that lose material by SEE or have a bad continuation
@@ -68,6 +75,7 @@ mod picker;
 mod pruning;
 mod qsearch;
 mod root;
+mod singular;
 mod threads;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -247,6 +255,9 @@ struct Worker<'a, B: BoardWidth> {
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     root_depth: i32,
+    /// The move each ply's node is searched without (singular extensions;
+    /// `Move::NONE` for an ordinary search).
+    excluded: [Move; MAX_PLY + 2],
     /// Root moves skipped in this iteration (excluded moves and better MultiPV lines).
     root_skip: Vec<Move>,
     /// A root move raised alpha in the current iteration (its line is in `pv[0]`).
@@ -280,6 +291,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             root_depth: 0,
+            excluded: [Move::NONE; MAX_PLY + 2],
             root_skip: sh.excluded.clone(),
             root_improved: false,
             drops,

@@ -2,6 +2,7 @@
 //! the move loop with its PVS re-searches, and the updates after a cut-off.
 
 use super::pruning::{reduction, Verdict};
+use super::singular::{excluded_key, Singular};
 use super::{Worker, INF, MATE, MATE_BOUND, MAX_PLY};
 
 use super::picker::MovePicker;
@@ -10,12 +11,36 @@ use crate::rules::compile::BoardWidth;
 use crate::rules::moves::Move;
 use crate::rules::position::outcome::EndProbe;
 
+/// What a node is expected to be, as in the usual alpha-beta taxonomy: a node of the
+/// principal variation, a node expected to fail high (cut) or one expected to fail
+/// low (all). Only the PV kind changes the window; the other two steer reductions.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum NodeKind {
+    Pv,
+    Cut,
+    All,
+}
+
+impl NodeKind {
+    /// The expected kind of a child searched with a null window at its full depth:
+    /// a cut node's children are all nodes and the other way round; the late moves
+    /// of a PV node are expected to fail low, so their children are cut nodes.
+    pub(super) fn flipped(self) -> NodeKind {
+        match self {
+            NodeKind::Cut => NodeKind::All,
+            NodeKind::Pv | NodeKind::All => NodeKind::Cut,
+        }
+    }
+}
+
 /// What the move loop of a node needs to know about it.
 #[derive(Clone, Copy)]
 pub(super) struct Node {
     pub(super) depth: i32,
     pub(super) ply: usize,
     pub(super) pv_node: bool,
+    /// The node is expected to fail high (see [`NodeKind`]).
+    pub(super) cut_node: bool,
     pub(super) in_check: bool,
     /// The static evaluation (`-INF` in check), refined by the table's score.
     pub(super) static_eval: i32,
@@ -25,6 +50,11 @@ pub(super) struct Node {
     pub(super) raw_eval: i32,
     /// The node is or was on a principal variation (PV node, or the table says so).
     pub(super) tt_pv: bool,
+    /// The table's move (`Move::NONE` if none).
+    pub(super) tt_move: Move,
+    /// How much deeper the singularity test says the table's move is searched
+    /// (0: as any other move).
+    pub(super) tt_move_extension: i32,
 }
 
 /// A move of the move loop, as `search_move` needs it.
@@ -101,7 +131,7 @@ pub(super) fn to_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
-fn from_tt(score: i32, ply: usize) -> i32 {
+pub(super) fn from_tt(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {
         score - ply as i32
     } else if score <= -MATE_BOUND {
@@ -135,9 +165,10 @@ impl<B: BoardWidth> Worker<'_, B> {
         mut beta: i32,
         depth: i32,
         ply: usize,
-        pv_node: bool,
+        kind: NodeKind,
         allow_null: bool,
     ) -> i32 {
+        let pv_node = kind == NodeKind::Pv;
         self.pv_len[ply.min(MAX_PLY)] = ply.min(MAX_PLY);
         if ply > 0 {
             if let Some(s) = self.terminal(ply, EndProbe::Search) {
@@ -159,7 +190,8 @@ impl<B: BoardWidth> Worker<'_, B> {
         }
         self.seldepth = self.seldepth.max(ply);
 
-        let key = self.pos.key();
+        let excluded = self.excluded[ply];
+        let key = excluded_key(self.pos.key(), excluded);
         let tt = self.sh.tt.probe(key);
         if let Some(s) = tt.and_then(|e| tt_cutoff(&e, depth, alpha, beta, ply, pv_node)) {
             return s;
@@ -176,24 +208,34 @@ impl<B: BoardWidth> Worker<'_, B> {
             depth,
             ply,
             pv_node,
+            cut_node: kind == NodeKind::Cut,
             in_check,
             static_eval,
             improving,
             raw_eval,
             tt_pv: pv_node || tt.is_some_and(|e| e.pv),
+            tt_move: tt.map_or(Move::NONE, |e| e.mv),
+            tt_move_extension: 0,
         };
-        let tt_move = tt.map_or(Move::NONE, |e| e.mv);
+        let excluding = excluded != Move::NONE;
         if !pv_node && !in_check && ply > 0 && beta.abs() < MATE_BOUND {
-            if let Some(s) = self.prune_node(&node, beta, allow_null) {
+            if let Some(s) = self.prune_node(&node, beta, allow_null && !excluding) {
                 return s;
+            }
+        }
+        if let Some(e) = tt.filter(|e| self.singular_candidate(&node, e)) {
+            match self.singular_test(&node, &e, beta) {
+                Singular::Extend(n) => node.tt_move_extension = n,
+                Singular::Cut(s) => return s,
             }
         }
         // Internal iterative reduction: a node the table knows no move for is
         // searched a ply shallower (its next visit will have a move to try first).
-        if depth >= 4 && tt_move == Move::NONE {
-            node.depth -= 1;
+        // Expected cut nodes, deep enough, lose one ply more.
+        if depth >= 4 && node.tt_move == Move::NONE && !excluding {
+            node.depth -= 1 + i32::from(node.cut_node && depth >= 8);
         }
-        self.search_moves(&node, alpha, beta, key, tt_move)
+        self.search_moves(&node, alpha, beta, key)
     }
 
     /// The static evaluation of a node not in check: the table's stored evaluation
@@ -225,15 +267,9 @@ impl<B: BoardWidth> Worker<'_, B> {
     /// The move loop of a node: generates and orders the legal moves, prunes late and
     /// futile quiet moves and losing captures near the leaves, searches the rest,
     /// updates the PV, killers and history, and stores the result in the table.
-    fn search_moves(
-        &mut self,
-        node: &Node,
-        mut alpha: i32,
-        beta: i32,
-        key: u64,
-        tt_move: Move,
-    ) -> i32 {
+    fn search_moves(&mut self, node: &Node, mut alpha: i32, beta: i32, key: u64) -> i32 {
         let (depth, ply, pv_node) = (node.depth, node.ply, node.pv_node);
+        let (tt_move, excluded) = (node.tt_move, self.excluded[ply]);
         let scores = std::mem::take(&mut self.score_bufs[ply]);
         let mut picker = MovePicker::new(node.in_check, tt_move, self.refutations(ply), scores);
 
@@ -246,8 +282,9 @@ impl<B: BoardWidth> Worker<'_, B> {
         // Pruning near the leaves needs a move already searched and no mate to defend.
         let may_prune = !pv_node && !node.in_check && ply > 0 && alpha.abs() < MATE_BOUND;
         let keys = self.continuation_keys(ply);
+        let tt_tactical = tt_move != Move::NONE && self.is_tactical(tt_move);
         while let Some((m, order_score)) = self.next_move(&mut picker, ply) {
-            if ply == 0 && self.root_skip.contains(&m) {
+            if m == excluded || (ply == 0 && self.root_skip.contains(&m)) {
                 continue;
             }
             let mut tried = self.tried(m, picker.handed_out - 1, &keys);
@@ -269,7 +306,7 @@ impl<B: BoardWidth> Worker<'_, B> {
                 self.pos.unmake(m);
                 continue;
             }
-            let score = self.search_move(node, &tried, alpha, beta);
+            let score = self.search_move(node, &tried, (alpha, beta), best, tt_tactical);
             self.pos.unmake(m);
             if self.stopped {
                 return 0;
@@ -300,6 +337,10 @@ impl<B: BoardWidth> Worker<'_, B> {
         self.score_bufs[ply] = picker.into_scores();
         if handed_out == 0 {
             return self.no_move_score(ply);
+        }
+        if excluded != Move::NONE && best == -INF {
+            // The excluded move was the only one: the others fail low.
+            return alpha;
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -357,10 +398,19 @@ impl<B: BoardWidth> Worker<'_, B> {
     }
 
     /// Searches the move `tried.m`, already made, as the `tried.index`-th move of
-    /// `node`: the first move with the full window, the others with a null window
-    /// (late quiet moves reduced), searched again at full depth and window when they
-    /// surprise.
-    fn search_move(&mut self, node: &Node, tried: &Tried, alpha: i32, beta: i32) -> i32 {
+    /// `node` whose best score so far is `best`: the first move with the full window,
+    /// the others with a null window (late quiet moves reduced), searched again when
+    /// they surprise: a reduced move that fails high goes a ply deeper or shallower
+    /// than planned by how far it beat the best, then the full window at PV nodes.
+    /// `tt_tactical`: the table's move of the node is a capture or promotion.
+    fn search_move(
+        &mut self,
+        node: &Node,
+        tried: &Tried,
+        (alpha, beta): (i32, i32),
+        best: i32,
+        tt_tactical: bool,
+    ) -> i32 {
         let Tried {
             m,
             index,
@@ -370,38 +420,70 @@ impl<B: BoardWidth> Worker<'_, B> {
             ..
         } = *tried;
         let (depth, ply, pv_node) = (node.depth, node.ply, node.pv_node);
-        let ext = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
-        let new_depth = depth - 1 + ext;
+        let kind = if pv_node {
+            NodeKind::Pv
+        } else if node.cut_node {
+            NodeKind::Cut
+        } else {
+            NodeKind::All
+        };
+        let ext = if m == node.tt_move && node.tt_move_extension != 0 {
+            node.tt_move_extension
+        } else {
+            i32::from(gives_check && (ply as i32) < 2 * self.root_depth)
+        };
+        let mut new_depth = depth - 1 + ext;
         if index == 0 {
-            return -self.negamax(-beta, -alpha, new_depth, ply + 1, pv_node, true);
+            let child = if pv_node {
+                NodeKind::Pv
+            } else {
+                kind.flipped()
+            };
+            return -self.negamax(-beta, -alpha, new_depth, ply + 1, child, true);
         }
         let killers = self.killers[ply];
-        let mut r = 0;
-        if depth >= 3
+        let reducible = depth >= 3
             && !tactical
             && !node.in_check
             && !gives_check
             && index >= if pv_node { 3 } else { 2 }
             && m != killers[0]
-            && m != killers[1]
-        {
-            r = reduction(depth, index);
+            && m != killers[1];
+        let mut score;
+        if reducible {
+            let mut r = reduction(depth, index);
             if pv_node || node.tt_pv {
                 r -= 1;
             }
             if !node.improving {
                 r += 1;
             }
+            // Expected cut nodes: a late move is unlikely to be the one that cuts.
+            if node.cut_node {
+                r += 2;
+            }
+            // The table's move is a capture: quiet moves are less likely to matter.
+            if tt_tactical {
+                r += 1;
+            }
             // Quiet moves with a good history are reduced less, bad ones more.
             r -= history / 12_000;
-            r = r.clamp(0, new_depth - 1);
-        }
-        let mut score = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, false, true);
-        if score > alpha && r > 0 {
-            score = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, false, true);
+            let reduced = (new_depth - r).clamp(1, new_depth.max(1));
+            score = -self.negamax(-alpha - 1, -alpha, reduced, ply + 1, NodeKind::Cut, true);
+            if score > alpha && reduced < new_depth {
+                // A clear surprise earns a ply more, a narrow one a ply less.
+                new_depth += i32::from(score > best + 50 + 2 * new_depth);
+                new_depth -= i32::from(score < best + 10);
+                if new_depth > reduced {
+                    score =
+                        -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, kind.flipped(), true);
+                }
+            }
+        } else {
+            score = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, kind.flipped(), true);
         }
         if score > alpha && score < beta && pv_node {
-            score = -self.negamax(-beta, -alpha, new_depth, ply + 1, true, true);
+            score = -self.negamax(-beta, -alpha, new_depth, ply + 1, NodeKind::Pv, true);
         }
         score
     }

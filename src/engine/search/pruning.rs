@@ -1,7 +1,7 @@
 //! Pruning and reductions: the late-move reduction table, whole-node pruning
 //! (razoring, reverse futility, null move) and the verdict on late moves.
 
-use super::node::{Node, Tried};
+use super::node::{Node, NodeKind, Tried};
 use super::{Worker, MATE_BOUND};
 
 use crate::rules::compile::BoardWidth;
@@ -88,7 +88,12 @@ impl<B: BoardWidth> Worker<'_, B> {
         self.moved[node.ply] = None;
         self.pos.make_null();
         self.sh.tt.prefetch(self.pos.key());
-        let score = -self.negamax(-beta, -beta + 1, depth - 1 - r, node.ply + 1, false, false);
+        let child = if node.cut_node {
+            NodeKind::All
+        } else {
+            NodeKind::Cut
+        };
+        let score = -self.negamax(-beta, -beta + 1, depth - 1 - r, node.ply + 1, child, false);
         self.pos.unmake_null();
         if self.stopped {
             return Some(0);
@@ -101,7 +106,7 @@ impl<B: BoardWidth> Worker<'_, B> {
             return Some(score);
         }
         // Deep nodes: verify with a reduced search of our own moves (zugzwang).
-        let verified = self.negamax(beta - 1, beta, depth - r, node.ply, false, false);
+        let verified = self.negamax(beta - 1, beta, depth - r, node.ply, NodeKind::All, false);
         if self.stopped {
             return Some(0);
         }

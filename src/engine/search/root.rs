@@ -1,6 +1,7 @@
 //! The root: iterative deepening, MultiPV lines, aspiration windows, reporting,
 //! and the time decisions between iterations.
 
+use super::node::NodeKind;
 use super::{Score, SearchInfo, Worker, INF, MATE, MATE_BOUND};
 use std::sync::atomic::Ordering;
 
@@ -115,7 +116,7 @@ impl<B: BoardWidth> Worker<'_, B> {
             (-INF, INF)
         };
         loop {
-            let s = self.negamax(alpha, beta, d, 0, true, false);
+            let s = self.negamax(alpha, beta, d, 0, NodeKind::Pv, false);
             if self.stopped {
                 return s;
             }
