@@ -31,6 +31,15 @@ impl NodeKind {
             NodeKind::Pv | NodeKind::All => NodeKind::Cut,
         }
     }
+
+    /// The kind of this node searched again with a null window around a bound of
+    /// its own (the singularity test): a PV node becomes an all node.
+    pub(super) fn null_window(self) -> NodeKind {
+        match self {
+            NodeKind::Cut => NodeKind::Cut,
+            NodeKind::Pv | NodeKind::All => NodeKind::All,
+        }
+    }
 }
 
 /// What the move loop of a node needs to know about it.
@@ -38,9 +47,8 @@ impl NodeKind {
 pub(super) struct Node {
     pub(super) depth: i32,
     pub(super) ply: usize,
-    pub(super) pv_node: bool,
-    /// The node is expected to fail high (see [`NodeKind`]).
-    pub(super) cut_node: bool,
+    /// What the node is expected to be.
+    pub(super) kind: NodeKind,
     pub(super) in_check: bool,
     /// The static evaluation (`-INF` in check), refined by the table's score.
     pub(super) static_eval: i32,
@@ -55,6 +63,18 @@ pub(super) struct Node {
     /// How much deeper the singularity test says the table's move is searched
     /// (0: as any other move).
     pub(super) tt_move_extension: i32,
+}
+
+impl Node {
+    /// A node of the principal variation (full window).
+    pub(super) fn is_pv(&self) -> bool {
+        self.kind == NodeKind::Pv
+    }
+
+    /// A node expected to fail high.
+    pub(super) fn is_cut(&self) -> bool {
+        self.kind == NodeKind::Cut
+    }
 }
 
 /// A move of the move loop, as `search_move` needs it.
@@ -207,8 +227,7 @@ impl<B: BoardWidth> Worker<'_, B> {
         let mut node = Node {
             depth,
             ply,
-            pv_node,
-            cut_node: kind == NodeKind::Cut,
+            kind,
             in_check,
             static_eval,
             improving,
@@ -233,7 +252,7 @@ impl<B: BoardWidth> Worker<'_, B> {
         // searched a ply shallower (its next visit will have a move to try first).
         // Expected cut nodes, deep enough, lose one ply more.
         if depth >= 4 && node.tt_move == Move::NONE && !excluding {
-            node.depth -= 1 + i32::from(node.cut_node && depth >= 8);
+            node.depth -= 1 + i32::from(node.is_cut() && depth >= 8);
         }
         self.search_moves(&node, alpha, beta, key)
     }
@@ -268,7 +287,7 @@ impl<B: BoardWidth> Worker<'_, B> {
     /// futile quiet moves and losing captures near the leaves, searches the rest,
     /// updates the PV, killers and history, and stores the result in the table.
     fn search_moves(&mut self, node: &Node, mut alpha: i32, beta: i32, key: u64) -> i32 {
-        let (depth, ply, pv_node) = (node.depth, node.ply, node.pv_node);
+        let (depth, ply, pv_node) = (node.depth, node.ply, node.is_pv());
         let (tt_move, excluded) = (node.tt_move, self.excluded[ply]);
         let scores = std::mem::take(&mut self.score_bufs[ply]);
         let mut picker = MovePicker::new(node.in_check, tt_move, self.refutations(ply), scores);
@@ -419,14 +438,8 @@ impl<B: BoardWidth> Worker<'_, B> {
             history,
             ..
         } = *tried;
-        let (depth, ply, pv_node) = (node.depth, node.ply, node.pv_node);
-        let kind = if pv_node {
-            NodeKind::Pv
-        } else if node.cut_node {
-            NodeKind::Cut
-        } else {
-            NodeKind::All
-        };
+        let (depth, ply, pv_node) = (node.depth, node.ply, node.is_pv());
+        let kind = node.kind;
         let ext = if m == node.tt_move && node.tt_move_extension != 0 {
             node.tt_move_extension
         } else {
@@ -459,7 +472,7 @@ impl<B: BoardWidth> Worker<'_, B> {
                 r += 1;
             }
             // Expected cut nodes: a late move is unlikely to be the one that cuts.
-            if node.cut_node {
+            if node.is_cut() {
                 r += 2;
             }
             // The table's move is a capture: quiet moves are less likely to matter.

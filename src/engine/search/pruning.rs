@@ -88,11 +88,7 @@ impl<B: BoardWidth> Worker<'_, B> {
         self.moved[node.ply] = None;
         self.pos.make_null();
         self.sh.tt.prefetch(self.pos.key());
-        let child = if node.cut_node {
-            NodeKind::All
-        } else {
-            NodeKind::Cut
-        };
+        let child = node.kind.flipped();
         let score = -self.negamax(-beta, -beta + 1, depth - 1 - r, node.ply + 1, child, false);
         self.pos.unmake_null();
         if self.stopped {

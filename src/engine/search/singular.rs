@@ -7,7 +7,7 @@
 //! excluded-move search stores its results under a key of its own, never tries a
 //! null move, and fails low when the excluded move was the only one.
 
-use super::node::{from_tt, Node, NodeKind};
+use super::node::{from_tt, Node};
 use super::{Worker, MATE_BOUND};
 
 use crate::engine::tt::{Bound, Entry};
@@ -62,11 +62,7 @@ impl<B: BoardWidth> Worker<'_, B> {
         let singular_beta = tt_score - 2 * node.depth;
         let depth = (node.depth - 1) / 2;
         self.excluded[ply] = e.mv;
-        let kind = if node.cut_node {
-            NodeKind::Cut
-        } else {
-            NodeKind::All
-        };
+        let kind = node.kind.null_window();
         let score = self.negamax(singular_beta - 1, singular_beta, depth, ply, kind, false);
         self.excluded[ply] = Move::NONE;
         // The excluded-move search wrote its own evaluation for this ply.
@@ -77,7 +73,7 @@ impl<B: BoardWidth> Worker<'_, B> {
         if score < singular_beta {
             // Only deeper lines may grow: the check keeps the tree finite.
             let room = (ply as i32) < 2 * self.root_depth;
-            let double = !node.pv_node
+            let double = !node.is_pv()
                 && score < singular_beta - DOUBLE_MARGIN
                 && (ply as i32) < self.root_depth;
             Singular::Extend(match (room, double) {
@@ -87,7 +83,7 @@ impl<B: BoardWidth> Worker<'_, B> {
             })
         } else if singular_beta >= beta {
             Singular::Cut(singular_beta)
-        } else if tt_score >= beta || node.cut_node {
+        } else if tt_score >= beta || node.is_cut() {
             // Another move nearly reaches the table's score, which already beats
             // beta (or the node is expected to cut anyway): the table's move is not
             // the only good one.
