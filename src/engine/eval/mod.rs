@@ -267,9 +267,10 @@ impl Eval {
     }
 
     /// Installs on `pos` what this evaluation reads from positions as they change:
-    /// the tables' square weights and, with a network, its accumulators.
+    /// with a network its accumulators, else the tables' square weights.
     pub fn prepare<B: BoardWidth>(&self, pos: &mut Position<B>) {
-        pos.set_square_weights(Some(self.square_weights()));
+        let weights = self.net.is_none().then(|| self.square_weights());
+        pos.set_square_weights(weights);
         pos.set_input_columns(self.net.as_ref().map(|n| n.input_columns()));
     }
 

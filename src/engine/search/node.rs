@@ -257,16 +257,23 @@ impl<B: BoardWidth> Worker<'_, B> {
         self.search_moves(&node, alpha, beta, key)
     }
 
+    /// The static evaluation of the current position, the network's accumulators
+    /// brought up to date first.
+    #[inline]
+    pub(super) fn evaluate(&mut self) -> i32 {
+        self.pos.update_accumulators();
+        self.sh
+            .eval
+            .evaluate_cached(&self.pos, &mut self.pawns.borrow_mut())
+    }
+
     /// The static evaluation of a node not in check: the table's stored evaluation
     /// or a fresh one (`raw`), and the same refined by the table's score where its
     /// bound says the true value lies beyond it.
-    pub(super) fn static_eval(&self, tt: Option<&Entry>, ply: usize) -> (i32, i32) {
+    pub(super) fn static_eval(&mut self, tt: Option<&Entry>, ply: usize) -> (i32, i32) {
         let raw = match tt {
             Some(e) if e.eval != NO_EVAL => e.eval,
-            _ => self
-                .sh
-                .eval
-                .evaluate_cached(&self.pos, &mut self.pawns.borrow_mut()),
+            _ => self.evaluate(),
         };
         let refined = match tt {
             Some(e) if e.score.abs() < MATE_BOUND => {

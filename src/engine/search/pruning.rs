@@ -133,21 +133,24 @@ impl<B: BoardWidth> Worker<'_, B> {
         }
         // The depth this move would be searched to after its reduction.
         let lmr_depth = (depth - 1 - reduction(depth, tried.index)).max(0);
-        if lmr_depth <= 8 && !self.see_at_least(m, -30 * lmr_depth * lmr_depth) {
-            return Verdict::Skip;
-        }
         let continuation = tried.history - self.hist.quiet(tried.slot);
         if lmr_depth < 4 && continuation < -3000 * depth {
             return Verdict::Skip;
         }
         let late = depth <= 5 && quiets_seen > late_move_limit(depth, node.improving);
         let futile = lmr_depth <= 6 && node.static_eval + 90 + 100 * lmr_depth <= alpha;
-        if !(late || futile) {
-            Verdict::Search
-        } else if self.may_give_check(m) {
+        let checks = (late || futile) && self.may_give_check(m);
+        if (late || futile) && !checks {
+            return Verdict::Skip;
+        }
+        // (Tested after the cheaper reasons to skip: it skips even a checking move.)
+        if lmr_depth <= 8 && !self.see_at_least(m, -30 * lmr_depth * lmr_depth) {
+            return Verdict::Skip;
+        }
+        if checks {
             Verdict::SkipUnlessCheck
         } else {
-            Verdict::Skip
+            Verdict::Search
         }
     }
 }

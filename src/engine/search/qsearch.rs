@@ -23,10 +23,7 @@ impl<B: BoardWidth> Worker<'_, B> {
             return s;
         }
         if ply >= MAX_PLY {
-            return self
-                .sh
-                .eval
-                .evaluate_cached(&self.pos, &mut self.pawns.borrow_mut());
+            return self.evaluate();
         }
         let key = self.pos.key();
         let tt = self.sh.tt.probe(key);

@@ -21,6 +21,25 @@ pub(super) struct ReverseTables<B> {
     pub ep_sources: Vec<B>,
 }
 
+/// Per colour and square, every square a checking piece of some type of `types` could
+/// attack it from (by `sources` of one type), so that an attack test can skip a whole
+/// class when no piece of the colour stands on any of them.
+pub(super) fn union_per_square<B: Bitboard>(
+    types: &[PieceType],
+    n: usize,
+    sources: impl Fn(Color, PieceType, usize) -> B,
+) -> Vec<B> {
+    let mut union = vec![B::EMPTY; 2 * MAX_SQUARES];
+    for color in Color::iter() {
+        for sq in 0..n {
+            for &t in types {
+                union[color.index() * MAX_SQUARES + sq] |= sources(color, t, sq);
+            }
+        }
+    }
+    union
+}
+
 /// Reverses the leap and path tables of `types` piece types on `n` squares; `pawn` is
 /// the type whose capture-only steps are en passant sources.
 pub(super) fn reverse_tables<B: Bitboard>(
@@ -72,23 +91,25 @@ pub(super) fn reverse_tables<B: Bitboard>(
     }
 }
 
-/// Which piece types attack how (see the fields of the same names in [`Rules`]).
+/// Which checking piece types attack how (see the fields of the same names in
+/// [`Rules`]); types that never give check are in no class, since every attack test
+/// asks about attacks as a king would suffer them.
 pub(super) struct AttackClasses {
-    /// Types that attack by a leap or step.
+    /// Checking types that attack by a leap or step.
     pub leaper_types: Vec<PieceType>,
-    /// Types that attack along a path that can be blocked.
+    /// Checking types that attack along a path that can be blocked.
     pub lame_types: Vec<PieceType>,
-    /// Types that ride orthogonally.
+    /// Checking types that ride orthogonally.
     pub orth_riders: Vec<PieceType>,
-    /// Types that ride diagonally.
+    /// Checking types that ride diagonally.
     pub diag_riders: Vec<PieceType>,
     /// Types whose attacks on the king count as check.
     pub gives_check: [bool; MAX_TYPES],
 }
 
-/// Sorts the piece types of `def` into attack classes from their move tables on `n`
-/// squares and their slide directions; a type that rides in some directions only (not
-/// orthogonally, diagonally or both) is an error.
+/// Sorts the checking piece types of `def` into attack classes from their move tables on
+/// `n` squares and their slide directions; a type that rides in some directions only
+/// (not orthogonally, diagonally or both) is an error.
 pub(super) fn attack_classes<B: Bitboard>(
     def: &VariantDef,
     m: &MoveTables<B>,
@@ -114,24 +135,27 @@ pub(super) fn attack_classes<B: Bitboard>(
                 lame |= m.paths[a as usize..b as usize].iter().any(|p| p.capture);
             }
         }
+        let dirs = rider_dirs[t];
+        if dirs != 0 && dirs != ORTHOGONAL && dirs != DIAGONAL && dirs != 0xFF {
+            return Err(format!(
+                "variant {}: piece {} rides in some directions only (unsupported)",
+                def.name, piece.letter
+            ));
+        }
+        if !piece.gives_check {
+            continue;
+        }
         if leaps {
             c.leaper_types.push(t);
         }
         if lame {
             c.lame_types.push(t);
         }
-        let dirs = rider_dirs[t];
         if dirs & ORTHOGONAL != 0 {
             c.orth_riders.push(t);
         }
         if dirs & DIAGONAL != 0 {
             c.diag_riders.push(t);
-        }
-        if dirs != 0 && dirs != ORTHOGONAL && dirs != DIAGONAL && dirs != 0xFF {
-            return Err(format!(
-                "variant {}: piece {} rides in some directions only (unsupported)",
-                def.name, piece.letter
-            ));
         }
     }
     Ok(c)

@@ -12,7 +12,7 @@ use once_cell::sync::OnceCell;
 
 use crate::rules::bitboard::Bitboard;
 use crate::rules::color::Color;
-use crate::rules::geometry::{Geometry, Square, MAX_SQUARES};
+use crate::rules::geometry::{Geometry, Square, DIAGONAL, MAX_SQUARES, ORTHOGONAL};
 use crate::rules::variant::{all_variants, VariantDef, VARIANT_COUNT};
 
 mod attacks;
@@ -111,16 +111,23 @@ pub struct Rules<B> {
     pub neighbours: Vec<B>,
     between: Vec<B>,
     line: Vec<B>,
-    /// Types that can attack by a leap or a one-step move.
+    /// Checking types that can attack by a leap or a one-step move.
     pub leaper_types: Vec<PieceType>,
-    /// Types that can attack along a path that can be blocked.
+    /// Checking types that can attack along a path that can be blocked.
     pub lame_types: Vec<PieceType>,
-    /// Types that ride orthogonally / diagonally.
+    /// Checking types that ride orthogonally.
     pub orth_riders: Vec<PieceType>,
-    /// Types that ride diagonally.
+    /// Checking types that ride diagonally.
     pub diag_riders: Vec<PieceType>,
-    /// Types that never give check (excluded from king-attack tests).
+    /// Per type: whether it gives check (the others are in no attack class and are
+    /// left out of every attack test).
     pub gives_check: [bool; MAX_TYPES],
+    /// Per colour and square: where any checking leaper could attack it from.
+    leap_sources: Vec<B>,
+    /// Per colour and square: where any checking lame mover could attack it from.
+    lame_sources: Vec<B>,
+    /// Per square: what orthogonal / diagonal riders reach from it on an empty board.
+    empty_slides: Vec<[B; 2]>,
     /// Squares where pawns promote, per colour.
     pub promotion_zone: [B; 2],
     /// Squares where pawns may make their initial moves, per colour.
@@ -192,6 +199,26 @@ impl<B: Bitboard> Rules<B> {
     #[inline(always)]
     pub fn leap_attackers(&self, color: Color, t: PieceType, sq: Square) -> B {
         self.attackers_by_leap[Self::idx(color, t, sq)]
+    }
+
+    /// Squares from which some checking leaper of `color` could attack `sq`.
+    #[inline(always)]
+    pub fn leap_sources(&self, color: Color, sq: Square) -> B {
+        self.leap_sources[color.index() * MAX_SQUARES + sq]
+    }
+
+    /// Squares from which some checking lame mover of `color` could attack `sq` (if its
+    /// path were clear).
+    #[inline(always)]
+    pub fn lame_sources(&self, color: Color, sq: Square) -> B {
+        self.lame_sources[color.index() * MAX_SQUARES + sq]
+    }
+
+    /// Squares an orthogonal (`diagonal` false) or diagonal rider reaches from `sq`
+    /// on an empty board: where a rider must stand to attack `sq` at all.
+    #[inline(always)]
+    pub fn empty_slide(&self, sq: Square, diagonal: bool) -> B {
+        self.empty_slides[sq][usize::from(diagonal)]
     }
 
     /// Capturing path moves of a `color` piece of type `t` that end on `sq`; in each
@@ -294,9 +321,27 @@ fn compile<B: Bitboard>(id: usize) -> Result<Rules<B>, String> {
     let moves = moves::move_tables::<B>(def)?;
     let reverse = attacks::reverse_tables(&moves, types, n, pawn);
     let (rays, ray_positive) = lines::rays::<B>(&geo)?;
+    let empty_slides = (0..MAX_SQUARES)
+        .map(|sq| {
+            let reach = |dirs: u8| {
+                (0..8)
+                    .filter(|d| dirs & (1 << d) != 0)
+                    .fold(B::EMPTY, |u, d| u | rays[d * MAX_SQUARES + sq])
+            };
+            [reach(ORTHOGONAL), reach(DIAGONAL)]
+        })
+        .collect();
     let rider_dirs = lines::rider_dirs(def, &moves.rider_squares)?;
     let (between, line) = lines::between_and_line::<B>(&geo);
     let classes = attacks::attack_classes(def, &moves, n, &rider_dirs)?;
+    let leap_sources = attacks::union_per_square::<B>(&classes.leaper_types, n, |c, t, sq| {
+        reverse.attackers_by_leap[Rules::<B>::idx(c, t, sq)]
+    });
+    let lame_sources = attacks::union_per_square::<B>(&classes.lame_types, n, |c, t, sq| {
+        let (a, b) = reverse.attack_path_span[Rules::<B>::idx(c, t, sq)];
+        let paths = &reverse.attack_paths[a as usize..b as usize];
+        paths.iter().fold(B::EMPTY, |u, pm| u | B::square(pm.to))
+    });
     let (board, dark) = special::board_and_dark::<B>(&geo);
     let promo = special::promotion::<B>(def, &names)?;
     let km = special::king_moves::<B>(def, &names)?;
@@ -332,6 +377,9 @@ fn compile<B: Bitboard>(id: usize) -> Result<Rules<B>, String> {
         orth_riders: classes.orth_riders,
         diag_riders: classes.diag_riders,
         gives_check: classes.gives_check,
+        leap_sources,
+        lame_sources,
+        empty_slides,
         promotion_zone: promo.promotion_zone,
         pawn_initial: promo.pawn_initial,
         promo_always: promo.promo_always,

@@ -145,26 +145,94 @@ pub fn active_inputs<B: BoardWidth>(
     inputs
 }
 
+/// One input change a make brought to a ply: the column of an input (numbered from
+/// each point of view) added or taken away.
+#[derive(Clone, Copy, Debug)]
+struct Change {
+    inputs: [u32; 2],
+    add: bool,
+}
+
+/// The accumulators of one ply and the changes that lead to them from the ply below.
+#[derive(Clone, Debug)]
+struct PlyAccumulators {
+    /// White's view, Black's; up to date only when `computed`.
+    values: [Vec<i16>; 2],
+    /// What the ply's make changed (empty for the ply the columns were installed on).
+    changes: Vec<Change>,
+    computed: bool,
+}
+
 /// Installed columns and the position's two accumulators (White's view, Black's), one
-/// pair per ply made since they were installed: a make works on a copy of the last pair
-/// and an unmake just drops it, instead of taking the move's columns away again.
+/// pair per ply made since they were installed. A make only notes which inputs it
+/// changed; the sums of a ply are worked out when an evaluation asks for them
+/// ([`Position::update_accumulators`]), from the nearest ply below that has them, each
+/// ply in one pass (previous sums plus and minus the changed columns). An unmake just
+/// steps down a ply, so moves that are never evaluated cost no sums at all.
 #[derive(Debug)]
 pub(super) struct Accumulators {
     columns: Arc<InputColumns>,
-    /// The pairs of the plies made since installing; `values[top]` is the position's.
-    /// Pairs above `top` are kept for reuse.
-    values: Vec<[Vec<i16>; 2]>,
+    /// The plies made since installing; `plies[top]` is the position's. Plies above
+    /// `top` are kept for reuse.
+    plies: Vec<PlyAccumulators>,
     top: usize,
-    /// An unmake is under way that has dropped its pair: board changes are ignored.
+    /// An unmake is under way that has dropped its ply: board changes are ignored.
     undoing: bool,
 }
 
+impl Accumulators {
+    /// The sums of ply `top` worked out without changing anything (for a clone).
+    fn current_values(&self) -> [Vec<i16>; 2] {
+        let base = (0..=self.top)
+            .rev()
+            .find(|&j| self.plies[j].computed)
+            .unwrap_or(0);
+        let mut values = self.plies[base].values.clone();
+        for ply in &self.plies[base + 1..=self.top] {
+            for view in Color::iter() {
+                for c in &ply.changes {
+                    let col = self.columns.column(c.inputs[view] as usize);
+                    if c.add {
+                        add_column(&mut values[view], col);
+                    } else {
+                        sub_column(&mut values[view], col);
+                    }
+                }
+            }
+        }
+        values
+    }
+
+    /// Notes a change of the current ply; with no ply made since installing (a move
+    /// made before being taken back), the sums change at once.
+    #[inline(always)]
+    fn note(&mut self, inputs: [u32; 2], add: bool) {
+        if self.top == 0 {
+            let values = &mut self.plies[0].values;
+            for view in Color::iter() {
+                let col = self.columns.column(inputs[view] as usize);
+                if add {
+                    add_column(&mut values[view], col);
+                } else {
+                    sub_column(&mut values[view], col);
+                }
+            }
+        } else {
+            self.plies[self.top].changes.push(Change { inputs, add });
+        }
+    }
+}
+
 impl Clone for Accumulators {
-    /// Only the current pair: the clone takes moves made before it back by sums.
+    /// Only the current ply's sums: the clone takes moves made before it back by sums.
     fn clone(&self) -> Self {
         Accumulators {
             columns: self.columns.clone(),
-            values: vec![self.values[self.top].clone()],
+            plies: vec![PlyAccumulators {
+                values: self.current_values(),
+                changes: Vec::new(),
+                computed: true,
+            }],
             top: 0,
             undoing: self.undoing,
         }
@@ -178,10 +246,14 @@ impl<B: BoardWidth> Position<B> {
     pub fn set_input_columns(&mut self, columns: Option<Arc<InputColumns>>) {
         self.accumulators = columns.and_then(|c| {
             (c.shape() == InputShape::of_game(self.rules.def)).then(|| {
-                let values = vec![c.refresh(self)];
+                let root = PlyAccumulators {
+                    values: c.refresh(self),
+                    changes: Vec::new(),
+                    computed: true,
+                };
                 Box::new(Accumulators {
                     columns: c,
-                    values,
+                    plies: vec![root],
                     top: 0,
                     undoing: false,
                 })
@@ -189,37 +261,72 @@ impl<B: BoardWidth> Position<B> {
         });
     }
 
-    /// The installed columns and the accumulators (White's view, Black's), or `None`.
+    /// The installed columns and the accumulators (White's view, Black's), or `None`
+    /// when no columns are installed or the sums of the current ply have not been worked
+    /// out yet ([`Self::update_accumulators`]).
     #[inline(always)]
     pub fn accumulators(&self) -> Option<(&Arc<InputColumns>, &[Vec<i16>; 2])> {
-        self.accumulators
-            .as_ref()
-            .map(|a| (&a.columns, &a.values[a.top]))
+        self.accumulators.as_ref().and_then(|a| {
+            let ply = &a.plies[a.top];
+            ply.computed.then_some((&a.columns, &ply.values))
+        })
     }
 
-    /// At the start of a make: the new ply's accumulators start as a copy of the
-    /// current ones (the make's board changes then go to the copy).
+    /// Works out the current ply's accumulators, if columns are installed: each ply
+    /// above the nearest one that has its sums gets them in one pass.
+    #[inline]
+    pub fn update_accumulators(&mut self) {
+        let Some(a) = &mut self.accumulators else {
+            return;
+        };
+        if a.plies[a.top].computed {
+            return;
+        }
+        let mut base = a.top;
+        while !a.plies[base].computed {
+            base -= 1;
+        }
+        for j in base + 1..=a.top {
+            let (below, rest) = a.plies.split_at_mut(j);
+            let (prev, ply) = (&below[j - 1], &mut rest[0]);
+            for view in Color::iter() {
+                apply_changes(
+                    &a.columns,
+                    &ply.changes,
+                    view,
+                    &prev.values[view],
+                    &mut ply.values[view],
+                );
+            }
+            ply.computed = true;
+        }
+    }
+
+    /// At the start of a make: a new ply whose changes the make notes.
     #[inline(always)]
     pub(super) fn push_accumulators(&mut self) {
         if let Some(a) = &mut self.accumulators {
             let next = a.top + 1;
-            if a.values.len() == next {
-                let copy = a.values[a.top].clone();
-                a.values.push(copy);
+            if a.plies.len() == next {
+                let fresh = a.plies[0].values.clone();
+                a.plies.push(PlyAccumulators {
+                    values: fresh,
+                    changes: Vec::with_capacity(8),
+                    computed: false,
+                });
             } else {
-                let (done, rest) = a.values.split_at_mut(next);
-                for view in Color::iter() {
-                    rest[0][view].copy_from_slice(&done[a.top][view]);
-                }
+                let ply = &mut a.plies[next];
+                ply.changes.clear();
+                ply.computed = false;
             }
             a.top = next;
         }
     }
 
-    /// At the start of an unmake: drops the ply's accumulators when the make pushed
-    /// them, and then ignores the unmake's board changes until
-    /// [`Self::end_unmake_accumulators`]. (A move made before the accumulators were
-    /// installed is taken back by subtracting and adding columns, as it is played.)
+    /// At the start of an unmake: drops the ply when the make pushed it, and then
+    /// ignores the unmake's board changes until [`Self::end_unmake_accumulators`]. (A
+    /// move made before the accumulators were installed is taken back by subtracting
+    /// and adding columns, as it is played.)
     #[inline(always)]
     pub(super) fn begin_unmake_accumulators(&mut self) {
         if let Some(a) = &mut self.accumulators {
@@ -259,16 +366,9 @@ impl<B: BoardWidth> Position<B> {
             if a.undoing {
                 return;
             }
-            let values = &mut a.values[a.top];
-            for view in Color::iter() {
-                let i = a.columns.shape.board_input(view, owner, t, sq);
-                let col = a.columns.column(i);
-                if add {
-                    add_column(&mut values[view], col);
-                } else {
-                    sub_column(&mut values[view], col);
-                }
-            }
+            let shape = a.columns.shape;
+            let input = |view| shape.board_input(view, owner, t, sq) as u32;
+            a.note([input(Color::White), input(Color::Black)], add);
         }
     }
 
@@ -279,20 +379,93 @@ impl<B: BoardWidth> Position<B> {
             if a.undoing {
                 return;
             }
-            let values = &mut a.values[a.top];
+            let shape = a.columns.shape;
             let (old, new) = (usize::from(old), usize::from(new));
-            for view in Color::iter() {
-                for k in (old.min(new) + 1)..=old.max(new).min(HAND_INPUTS) {
-                    let col = a
-                        .columns
-                        .column(a.columns.shape.hand_input(view, owner, t, k));
-                    if new > old {
-                        add_column(&mut values[view], col);
-                    } else {
-                        sub_column(&mut values[view], col);
-                    }
-                }
+            for k in (old.min(new) + 1)..=old.max(new).min(HAND_INPUTS) {
+                let input = |view| shape.hand_input(view, owner, t, k) as u32;
+                a.note([input(Color::White), input(Color::Black)], new > old);
             }
+        }
+    }
+}
+
+/// `to = from` plus the added and minus the removed columns of `changes` from `view`'s
+/// point of view, in one pass over the sums, a block of lanes at a time (wrapping, like
+/// [`add_column`]; with AVX2 where the CPU has it: the same integers).
+#[inline(always)]
+fn apply_changes(
+    columns: &InputColumns,
+    changes: &[Change],
+    view: Color,
+    from: &[i16],
+    to: &mut [i16],
+) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has just been found to support AVX2.
+            return unsafe { apply_changes_avx2(columns, changes, view, from, to) };
+        }
+    }
+    apply_changes_plain(columns, changes, view, from, to)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn apply_changes_avx2(
+    columns: &InputColumns,
+    changes: &[Change],
+    view: Color,
+    from: &[i16],
+    to: &mut [i16],
+) {
+    apply_changes_plain(columns, changes, view, from, to)
+}
+
+/// [`apply_changes`] without vector instructions beyond the build's baseline. The usual
+/// moves (one column in and one or two out) go in one fused pass; any other mix is a
+/// copy followed by a pass per column.
+#[inline(always)]
+fn apply_changes_plain(
+    columns: &InputColumns,
+    changes: &[Change],
+    view: Color,
+    from: &[i16],
+    to: &mut [i16],
+) {
+    let col = |c: &Change| columns.column(c.inputs[view] as usize);
+    let added = changes.iter().filter(|c| c.add).count();
+    if added == 1 && (2..=3).contains(&changes.len()) {
+        let mut add: &[i16] = &[];
+        let mut subs: [&[i16]; 2] = [&[], &[]];
+        let mut n = 0;
+        for c in changes {
+            if c.add {
+                add = col(c);
+            } else {
+                subs[n] = col(c);
+                n += 1;
+            }
+        }
+        if n == 1 {
+            let pairs = from.iter().zip(add).zip(subs[0]);
+            for (t, ((&f, &a), &s1)) in to.iter_mut().zip(pairs) {
+                *t = f.wrapping_add(a).wrapping_sub(s1);
+            }
+        } else {
+            let pairs = from.iter().zip(add).zip(subs[0]).zip(subs[1]);
+            for (t, (((&f, &a), &s1), &s2)) in to.iter_mut().zip(pairs) {
+                *t = f.wrapping_add(a).wrapping_sub(s1).wrapping_sub(s2);
+            }
+        }
+        return;
+    }
+    to.copy_from_slice(from);
+    for c in changes {
+        if c.add {
+            add_column_plain(to, col(c));
+        } else {
+            sub_column_plain(to, col(c));
         }
     }
 }

@@ -22,20 +22,59 @@ impl<B: BoardWidth> Position<B> {
     }
 
     /// Pieces of colour `by` that attack `sq` (as a king would be attacked: pieces that
-    /// never give check are left out), with occupancy `occ`.
+    /// never give check are left out), with occupancy `occ`. Each attack class is
+    /// skipped when none of the colour's pieces stands where it could attack from.
     pub fn attackers(&self, sq: Square, occ: B, by: Color) -> B {
         let r = self.rules;
         let theirs = self.by_color[by] & occ;
         let mut att = B::EMPTY;
-        for &t in &r.leaper_types {
-            if r.gives_check[t] {
+        if (r.leap_sources(by, sq) & theirs).any() {
+            for &t in &r.leaper_types {
                 att |= r.leap_attackers(by, t, sq) & self.by_type[t];
             }
         }
+        if (r.lame_sources(by, sq) & theirs).any() {
+            att |= self.lame_attackers(sq, occ, by);
+        }
+        let orth = self.riders_among(&r.orth_riders, theirs & r.empty_slide(sq, false));
+        let diag = self.riders_among(&r.diag_riders, theirs & r.empty_slide(sq, true));
+        if (orth | diag).is_empty() {
+            return att & theirs;
+        }
+        let field = self.field_of(by.flip());
+        let blockers = occ | field;
+        if orth.any() {
+            att |= r.slide(sq, blockers, ORTHOGONAL) & orth;
+        }
+        if diag.any() {
+            att |= r.slide(sq, blockers, DIAGONAL) & diag;
+        }
+        if field.any() {
+            // A slider standing in the field may move one square only.
+            att &= !field | r.neighbours[sq] | self.non_sliders(by);
+        }
+        att & theirs
+    }
+
+    /// The pieces of `among` whose type is one of `types`.
+    #[inline(always)]
+    fn riders_among(&self, types: &[usize], among: B) -> B {
+        if among.is_empty() {
+            return B::EMPTY;
+        }
+        let mut riders = B::EMPTY;
+        for &t in types {
+            riders |= self.by_type[t];
+        }
+        riders & among
+    }
+
+    /// Colour `by`'s lame movers that attack `sq` along a path free of `occ`.
+    fn lame_attackers(&self, sq: Square, occ: B, by: Color) -> B {
+        let r = self.rules;
+        let theirs = self.by_color[by] & occ;
+        let mut att = B::EMPTY;
         for &t in &r.lame_types {
-            if !r.gives_check[t] {
-                continue;
-            }
             let mine = self.by_type[t] & theirs;
             if mine.is_empty() {
                 continue;
@@ -46,37 +85,7 @@ impl<B: BoardWidth> Position<B> {
                 }
             }
         }
-        let field = self.field_of(by.flip());
-        let blockers = occ | field;
-        if !r.orth_riders.is_empty() {
-            let mut riders = B::EMPTY;
-            for &t in &r.orth_riders {
-                if r.gives_check[t] {
-                    riders |= self.by_type[t];
-                }
-            }
-            riders &= theirs;
-            if riders.any() {
-                att |= r.slide(sq, blockers, ORTHOGONAL) & riders;
-            }
-        }
-        if !r.diag_riders.is_empty() {
-            let mut riders = B::EMPTY;
-            for &t in &r.diag_riders {
-                if r.gives_check[t] {
-                    riders |= self.by_type[t];
-                }
-            }
-            riders &= theirs;
-            if riders.any() {
-                att |= r.slide(sq, blockers, DIAGONAL) & riders;
-            }
-        }
-        if field.any() {
-            // A slider standing in the field may move one square only.
-            att &= !field | r.neighbours[sq] | self.non_sliders(by);
-        }
-        att & theirs
+        att
     }
 
     /// Colour `c`'s pieces that are not unlimited sliders.

@@ -371,15 +371,11 @@ impl<B: BoardWidth> Position<B> {
         let field = self.field_of(us);
         let mut orth = B::EMPTY;
         for &t in &r.orth_riders {
-            if r.gives_check[t] {
-                orth |= self.pieces(them, t);
-            }
+            orth |= self.pieces(them, t);
         }
         let mut diag = B::EMPTY;
         for &t in &r.diag_riders {
-            if r.gives_check[t] {
-                diag |= self.pieces(them, t);
-            }
+            diag |= self.pieces(them, t);
         }
         // A slider standing in the field moves one square only: it pins nothing.
         let snipers = ((r.slide(k, field, crate::rules::geometry::ORTHOGONAL) & orth)
@@ -394,9 +390,6 @@ impl<B: BoardWidth> Position<B> {
         // Our pieces alone on the path of an enemy lame attacker: moving them may
         // uncover a check, so their moves are tried on the board.
         for &t in &r.lame_types {
-            if !r.gives_check[t] {
-                continue;
-            }
             let attackers = self.pieces(them, t);
             if attackers.is_empty() {
                 continue;
