@@ -262,6 +262,9 @@ struct Worker<'a, B: BoardWidth> {
     root_skip: Vec<Move>,
     /// A root move raised alpha in the current iteration (its line is in `pv[0]`).
     root_improved: bool,
+    /// Nodes searched under each root move since the search started (for the time
+    /// decisions: a best move that takes nearly all the effort is a settled one).
+    root_effort: Vec<(Move, u64)>,
     /// The drop phase of a game with drops (null move off).
     drops: bool,
     /// Pawn-structure terms of the formations met (a cell: the evaluation is called
@@ -294,6 +297,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
             excluded: [Move::NONE; MAX_PLY + 2],
             root_skip: sh.excluded.clone(),
             root_improved: false,
+            root_effort: Vec::new(),
             drops,
             pawns: std::cell::RefCell::new(PawnCache::new()),
             poll_mask,

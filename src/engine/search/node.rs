@@ -241,6 +241,11 @@ impl<B: BoardWidth> Worker<'_, B> {
             if let Some(s) = self.prune_node(&node, beta, allow_null && !excluding) {
                 return s;
             }
+            if !excluding {
+                if let Some(s) = self.probcut(&node, beta, key, tt.as_ref()) {
+                    return s;
+                }
+            }
         }
         if let Some(e) = tt.filter(|e| self.singular_candidate(&node, e)) {
             match self.singular_test(&node, &e, beta) {
@@ -332,8 +337,12 @@ impl<B: BoardWidth> Worker<'_, B> {
                 self.pos.unmake(m);
                 continue;
             }
+            let before = self.nodes;
             let score = self.search_move(node, &tried, (alpha, beta), best, tt_tactical);
             self.pos.unmake(m);
+            if ply == 0 {
+                self.add_root_effort(m, self.nodes - before);
+            }
             if self.stopped {
                 return 0;
             }

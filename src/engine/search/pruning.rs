@@ -1,10 +1,12 @@
 //! Pruning and reductions: the late-move reduction table, whole-node pruning
-//! (razoring, reverse futility, null move) and the verdict on late moves.
+//! (razoring, reverse futility, null move, ProbCut) and the verdict on late moves.
 
-use super::node::{Node, NodeKind, Tried};
+use super::node::{from_tt, to_tt, Node, NodeKind, Tried};
 use super::{Worker, MATE_BOUND};
 
+use crate::engine::tt::{Bound, Entry};
 use crate::rules::compile::BoardWidth;
+use crate::rules::moves::MoveList;
 use crate::rules::position::Color;
 use crate::rules::variant::NoMoveRule;
 
@@ -107,6 +109,70 @@ impl<B: BoardWidth> Worker<'_, B> {
             return Some(0);
         }
         (verified >= beta).then_some(score)
+    }
+
+    /// ProbCut: at a deep enough non-PV node, a capture or promotion that wins enough
+    /// by SEE and then beats a bound well above beta, first in the quiescence search
+    /// and then in a search four plies shallower, is taken to beat beta at full depth
+    /// too. `Some(score)` when the node is cut; the table learns the capture.
+    pub(super) fn probcut(
+        &mut self,
+        node: &Node,
+        beta: i32,
+        key: u64,
+        tt: Option<&Entry>,
+    ) -> Option<i32> {
+        let (depth, ply) = (node.depth, node.ply);
+        let raised = beta + 200 - 60 * i32::from(node.improving);
+        if depth < 5 || raised >= MATE_BOUND {
+            return None;
+        }
+        // The table already has the node below the raised bound at nearly this depth.
+        if tt.is_some_and(|e| e.depth >= depth - 3 && from_tt(e.score, ply) < raised) {
+            return None;
+        }
+        let mut list = MoveList::new();
+        self.pos.generate_pseudo(&mut list, true);
+        let mut scores = self.take_scores(ply, list.len());
+        self.order(&list, node.tt_move, ply, &mut scores);
+        let legality = self.pos.legality();
+        let mut cut = None;
+        for i in 0..list.len() {
+            let m = Self::pick(&mut list, &mut scores, i);
+            if !self.see_at_least(m, raised - node.static_eval)
+                || !self.pos.is_legal_given(m, &legality)
+            {
+                continue;
+            }
+            self.sh.tt.prefetch(self.pos.key_after(m));
+            self.moved[ply] = Some(self.move_slot(m));
+            self.pos.make(m);
+            let mut score = -self.qsearch(-raised, -raised + 1, ply + 1);
+            if score >= raised && !self.stopped {
+                let child = node.kind.flipped();
+                score = -self.negamax(-raised, -raised + 1, depth - 4, ply + 1, child, true);
+            }
+            self.pos.unmake(m);
+            if self.stopped {
+                cut = Some(0);
+                break;
+            }
+            if score >= raised && score < MATE_BOUND {
+                let entry = Entry {
+                    mv: m,
+                    score: to_tt(score, ply),
+                    eval: node.raw_eval,
+                    depth: depth - 3,
+                    bound: Bound::Lower,
+                    pv: node.tt_pv,
+                };
+                self.sh.tt.store(key, entry);
+                cut = Some(score - (raised - beta));
+                break;
+            }
+        }
+        self.score_bufs[ply] = scores;
+        cut
     }
 
     /// Whether a late move of a non-PV node near the leaves is worth searching: a

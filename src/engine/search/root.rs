@@ -64,7 +64,7 @@ impl<B: BoardWidth> Worker<'_, B> {
                     self.report(d, &found, lines, cb);
                 }
             }
-            let scale = stability.update(best.best, best.score);
+            let scale = stability.update(best.best, best.score) * self.effort_scale(best.best, d);
             if self.id == 0 && timed && self.should_stop_deepening(&best, d, root_moves, scale) {
                 break;
             }
@@ -153,6 +153,31 @@ impl<B: BoardWidth> Worker<'_, B> {
             };
             cb(&info);
         }
+    }
+
+    /// Counts `nodes` more searched under the root move `m`.
+    pub(super) fn add_root_effort(&mut self, m: Move, nodes: u64) {
+        match self.root_effort.iter_mut().find(|(r, _)| *r == m) {
+            Some((_, n)) => *n += nodes,
+            None => self.root_effort.push((m, nodes)),
+        }
+    }
+
+    /// The factor by which the share of the search's nodes spent under the best move
+    /// `best` scales the soft time budget after depth `d`: a move that took nearly all
+    /// of them is a settled choice (down to 0.6), one that took few an open question
+    /// (up to 1.6). Shallow depths say too little to count.
+    fn effort_scale(&self, best: Move, d: i32) -> f64 {
+        if d < 8 || self.nodes == 0 {
+            return 1.0;
+        }
+        let spent = self
+            .root_effort
+            .iter()
+            .find(|(m, _)| *m == best)
+            .map_or(0, |&(_, n)| n);
+        let share = spent as f64 / self.nodes as f64;
+        ((1.5 - share) * 1.35).clamp(0.6, 1.6)
     }
 
     /// After a finished depth of a timed search: stop when the soft time is used up,
