@@ -22,7 +22,7 @@
 //!   deepest worker (the better score between equal depths).
 //! * `negamax` is a fail-soft PVS: game-end rules first (below), mate-distance
 //!   pruning, table cut-offs at non-PV nodes, then whole-node pruning at non-PV nodes
-//!   (razoring, reverse futility, null move with verification at high depth)
+//!   (razoring, reverse futility, null move with verification at high depth, ProbCut)
 //!   and internal iterative reduction when the table has no move (two plies at deep
 //!   expected cut nodes). Each node is typed PV, cut or all (`node::NodeKind`) as the
 //!   search expects it to end. A table move whose entry is deep enough is tested for
