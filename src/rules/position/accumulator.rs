@@ -1,7 +1,8 @@
 //! Input columns and accumulators: a column of small integers per input (a piece of some
 //! colour and type on some square, or the k-th piece of a type in hand), seen from each
-//! side's point of view, whose sum over the active inputs the position keeps up to date
-//! as pieces are put, removed and taken into or out of hand. This is the first layer of
+//! side's point of view, whose sum over the active inputs the position keeps track of as
+//! pieces are put, removed and taken into or out of hand (noting the changes at each make,
+//! summing them when asked: [`Position::update_accumulators`]). This is the first layer of
 //! an efficiently updatable network (see `docs/nnue.md` for the input numbering); the
 //! position knows nothing of the layers after it.
 
