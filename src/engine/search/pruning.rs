@@ -205,8 +205,9 @@ impl<B: BoardWidth> Worker<'_, B> {
         }
         let late = depth <= 5 && quiets_seen > late_move_limit(depth, node.improving);
         let futile = lmr_depth <= 6 && node.static_eval + 90 + 100 * lmr_depth <= alpha;
-        let checks = (late || futile) && self.may_give_check(m);
-        if (late || futile) && !checks {
+        let droppable = late || futile;
+        let checks = droppable && self.may_give_check(m);
+        if droppable && !checks {
             return Verdict::Skip;
         }
         // (Tested after the cheaper reasons to skip: it skips even a checking move.)

@@ -182,23 +182,21 @@ pub(super) struct Accumulators {
 }
 
 impl Accumulators {
-    /// The sums of ply `top` worked out without changing anything (for a clone).
-    fn current_values(&self) -> [Vec<i16>; 2] {
-        let base = (0..=self.top)
+    /// The highest ply at or below `top` whose sums are worked out (ply 0 always is).
+    fn computed_base(&self) -> usize {
+        (0..=self.top)
             .rev()
             .find(|&j| self.plies[j].computed)
-            .unwrap_or(0);
+            .unwrap_or(0)
+    }
+
+    /// The sums of ply `top` worked out without changing anything (for a clone).
+    fn current_values(&self) -> [Vec<i16>; 2] {
+        let base = self.computed_base();
         let mut values = self.plies[base].values.clone();
         for ply in &self.plies[base + 1..=self.top] {
-            for view in Color::iter() {
-                for c in &ply.changes {
-                    let col = self.columns.column(c.inputs[view] as usize);
-                    if c.add {
-                        add_column(&mut values[view], col);
-                    } else {
-                        sub_column(&mut values[view], col);
-                    }
-                }
+            for &c in &ply.changes {
+                apply_in_place(&self.columns, &mut values, c);
             }
         }
         values
@@ -208,18 +206,24 @@ impl Accumulators {
     /// made before being taken back), the sums change at once.
     #[inline(always)]
     fn note(&mut self, inputs: [u32; 2], add: bool) {
+        let change = Change { inputs, add };
         if self.top == 0 {
-            let values = &mut self.plies[0].values;
-            for view in Color::iter() {
-                let col = self.columns.column(inputs[view] as usize);
-                if add {
-                    add_column(&mut values[view], col);
-                } else {
-                    sub_column(&mut values[view], col);
-                }
-            }
+            apply_in_place(&self.columns, &mut self.plies[0].values, change);
         } else {
-            self.plies[self.top].changes.push(Change { inputs, add });
+            self.plies[self.top].changes.push(change);
+        }
+    }
+}
+
+/// Adds or takes away `change`'s columns in both points of view of `values`.
+#[inline(always)]
+fn apply_in_place(columns: &InputColumns, values: &mut [Vec<i16>; 2], change: Change) {
+    for view in Color::iter() {
+        let col = columns.column(change.inputs[view] as usize);
+        if change.add {
+            add_column(&mut values[view], col);
+        } else {
+            sub_column(&mut values[view], col);
         }
     }
 }
@@ -280,14 +284,7 @@ impl<B: BoardWidth> Position<B> {
         let Some(a) = &mut self.accumulators else {
             return;
         };
-        if a.plies[a.top].computed {
-            return;
-        }
-        let mut base = a.top;
-        while !a.plies[base].computed {
-            base -= 1;
-        }
-        for j in base + 1..=a.top {
+        for j in a.computed_base() + 1..=a.top {
             let (below, rest) = a.plies.split_at_mut(j);
             let (prev, ply) = (&below[j - 1], &mut rest[0]);
             for view in Color::iter() {
@@ -391,8 +388,8 @@ impl<B: BoardWidth> Position<B> {
 }
 
 /// `to = from` plus the added and minus the removed columns of `changes` from `view`'s
-/// point of view, in one pass over the sums, a block of lanes at a time (wrapping, like
-/// [`add_column`]; with AVX2 where the CPU has it: the same integers).
+/// point of view (wrapping, like [`add_column`]; with AVX2 where the CPU has it: the
+/// same integers).
 #[inline(always)]
 fn apply_changes(
     columns: &InputColumns,
