@@ -155,6 +155,25 @@ class Training(unittest.TestCase):
         first = nnuefmt.read_net(old)
         self.assertLessEqual(int(np.abs(net.W2 - first.W2[0]).max()), 1)
 
+    def test_a_narrower_net_is_widened_without_changing_its_function(self):
+        old, _ = self.train("narrow.nnue")
+        common = ["--init-net", old, "--lr", "1e-9"]
+        _, same = self.train("same.nnue", *common)
+        path, wide = self.train("wide.nnue", *common, "--hidden", "24")
+        self.assertIn("16 hidden units widened to 24", wide)
+        self.assertAlmostEqual(val_loss_at_start(same), val_loss_at_start(wide), places=6)
+        net, first = nnuefmt.read_net(path), nnuefmt.read_net(old)
+        self.assertEqual(net.H, 24)
+        # The old units keep their weights (within the tiny learning rate), the new ones
+        # start with zero output weights in both halves.
+        self.assertLessEqual(int(np.abs(net.W1[:, :16] - first.W1).max()), 1)
+        w2 = net.W2[0]
+        self.assertLessEqual(int(np.abs(w2[:16] - first.W2[0][:16]).max()), 1)
+        self.assertLessEqual(int(np.abs(w2[24:40] - first.W2[0][16:]).max()), 1)
+        self.assertLessEqual(int(np.abs(w2[16:24]).max()) + int(np.abs(w2[40:]).max()), 2)
+        with self.assertRaisesRegex(AssertionError, "H may grow, not shrink"):
+            self.train("narrower.nnue", "--init-net", path, "--hidden", "16")
+
 
 class Engine(unittest.TestCase):
     """evaluate.py's integer evaluation of a version-2 net is the engine's, exactly."""

@@ -87,7 +87,10 @@ def parse_args(argv=None):
     ap.add_argument("--resume", default=None, help="checkpoint to continue from")
     ap.add_argument("--init-net", default=None, metavar="NNUE",
                     help="start from the weights of this net file (fine-tuning on new data); "
-                         "its T, N and H must match, Adam starts from zero moments")
+                         "its T and N must match and its H be at most --hidden (a narrower "
+                         "net is widened: the new units get fresh input weights and zero "
+                         "output weights, so the run starts from the same function); Adam "
+                         "starts from zero moments")
     ap.add_argument("--stop-after", type=int, default=None,
                     help="end after this epoch (the schedule still follows --epochs); "
                          "continue later with --resume")
@@ -267,9 +270,9 @@ def params_from_net(path, T, N, H, O=1, activation=nnuefmt.CRELU):
         net = nnuefmt.read_net(path)
     except (nnuefmt.FormatError, OSError) as e:
         sys.exit(f"error: {e}")
-    if (net.T, net.N, net.H) != (T, N, H):
+    if (net.T, net.N) != (T, N) or net.H > H:
         sys.exit(f"{path}: T = {net.T}, N = {net.N}, H = {net.H}; this run has "
-                 f"T = {T}, N = {N}, H = {H}")
+                 f"T = {T}, N = {N}, H = {H} (H may grow, not shrink)")
     if net.O not in (1, O):
         sys.exit(f"{path}: {net.O} output buckets; this run has {O} (only a net of one "
                  f"bucket can start a run of more)")
@@ -282,6 +285,27 @@ def params_from_net(path, T, N, H, O=1, activation=nnuefmt.CRELU):
     elif net.O == 1:
         W2, B2 = np.repeat(W2, O, axis=0), np.repeat(B2, O)
     return dict(zip(PARAM_NAMES, (W1, B1, W2, np.asarray(B2, np.float32))))
+
+
+def widen(params, H, rng, mean_n, w1_std, b1):
+    """Grow a net's hidden layer to H units without changing what it computes: the new
+    units get input weights drawn as for a fresh net and output weights of zero (in both
+    halves of W2, the side to move's and the other's), so training starts where the
+    narrower net stands and the output weights of the new units grow from the gradient."""
+    old = params["W1"].shape[1]
+    if old == H:
+        return params
+    extra = H - old
+    fresh = init_params(rng, params["W1"].shape[0], extra, mean_n, w1_std, b1)
+    W2 = params["W2"]
+    zeros = np.zeros(W2.shape[:-1] + (extra,), np.float32)
+    W2 = np.concatenate([W2[..., :old], zeros, W2[..., old:], zeros], axis=-1)
+    return {
+        "W1": np.concatenate([params["W1"], fresh["W1"]], axis=1),
+        "B1": np.concatenate([params["B1"], fresh["B1"]]),
+        "W2": W2,
+        "B2": params["B2"],
+    }
 
 
 # ---------------------------------------------------------------- training
@@ -444,8 +468,11 @@ def main():
         log(f"resumed from {args.resume} after epoch {start_epoch}")
     elif args.init_net:
         params = params_from_net(args.init_net, T, N, H, O, activation_code(args))
+        narrower = params["W1"].shape[1]
+        params = widen(params, H, rng, float(data.n.mean()), args.w1_std, args.b1_init)
         opt_state = adam.init(params)
-        log(f"started from the weights of {args.init_net}")
+        log(f"started from the weights of {args.init_net}"
+            + (f" ({narrower} hidden units widened to {H})" if narrower != H else ""))
     else:
         params = init_params(rng, F, H, float(data.n.mean()), args.w1_std, args.b1_init, O)
         opt_state = adam.init(params)
