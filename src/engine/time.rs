@@ -130,9 +130,10 @@ pub fn budgets(limits: &Limits) -> (Option<u64>, Option<u64>) {
     let overhead = limits.overhead.unwrap_or(30);
     if let Some(mt) = limits.movetime {
         // Use the whole time, less the overhead, but never less than a millisecond or
-        // more than the time asked for.
+        // more than the time asked for. No soft budget: a settled search does not stop
+        // early, since the time per move is what was asked for.
         let t = mt.saturating_sub(overhead).max(mt / 2).max(1);
-        return (Some(t.saturating_mul(2)), Some(t));
+        return (None, Some(t));
     }
     let Some(left) = limits.time_left else {
         return (None, None);
@@ -206,6 +207,15 @@ mod tests {
         // (5000 - 60) / 20 + 3/4 of the increment.
         assert_eq!(soft, Some(247 + 36));
         assert_eq!(hard, Some(3 * (247 + 36)));
+    }
+
+    #[test]
+    fn a_fixed_time_per_move_is_used_whole() {
+        let (soft, hard) = budgets(&Limits::movetime(3_000));
+        assert_eq!(soft, None, "no early stop of a settled search");
+        assert_eq!(hard, Some(2_970));
+        let clock = Clock::start(&Limits::movetime(3_000));
+        assert!(clock.is_timed() && !clock.soft_expired());
     }
 
     #[test]
