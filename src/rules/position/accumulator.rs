@@ -499,8 +499,7 @@ impl<B: BoardWidth> Position<B> {
         if a.columns.king_buckets().count == 1 {
             return;
         }
-        let columns = Arc::clone(&a.columns);
-        let buckets = self.king_buckets(&columns);
+        let buckets = self.king_buckets(&a.columns);
         if let Some(a) = &mut self.accumulators {
             let top = a.top;
             a.plies[top].buckets = buckets;
