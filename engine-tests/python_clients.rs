@@ -14,8 +14,9 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// Longest a script may run before it is killed.
-const SCRIPT_LIMIT: Duration = Duration::from_secs(240);
+/// Longest a script may run before it is killed: generous, as a game may run to
+/// play_games.py's 2000-ply safety cap (see there).
+const SCRIPT_LIMIT: Duration = Duration::from_secs(480);
 
 /// True when python3 can import python-chess; otherwise says so loudly.
 fn python_chess_available(test: &str) -> bool {

@@ -23,7 +23,11 @@ import time
 import chess
 import chess.engine
 
-MAX_PLIES = 600
+# A safety cap, not a rule: the 50-move rule (claimed by python-chess) already ends every
+# game, but a won-looking ending (rook against bishop, say) can run many hundred plies while
+# the stronger side keeps making captures and pawn moves. 600 plies was hit once in CI by a
+# legal, finished-by-the-rules-later game; 2000 plies at 30 ms a move stay under 90 s.
+MAX_PLIES = 2000
 
 
 def fail(msg, board=None):
