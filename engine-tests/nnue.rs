@@ -30,6 +30,7 @@ fn random_net(games: &[&str], width: usize, seed: u64) -> NetFile {
         squares,
         hand: HAND_INPUTS,
         width,
+        kings: None,
         columns: (0..inputs * width).map(|_| small(40)).collect(),
         bias: (0..width).map(|_| small(60)).collect(),
         activation: Activation::ClippedRelu,

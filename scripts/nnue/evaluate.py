@@ -7,8 +7,9 @@ One line per position: `index stm float_cp int_cp`, where stm is 0 (White) or 1 
 both evaluations are for the side to move, float_cp uses the dequantised weights in floating
 point (400*y) and int_cp the engine's integer arithmetic, with the output bucket
 min(n // D, O - 1) of the position's n active inputs: 16-bit accumulators B1 + sum of W1
-rows, clamped to v = 0..255; with the clipped ReLU an i32 sum B2 + sum W2*v, then *400 and
-divided by 255*64; with the squared one, per view an i32 sum of wrap16(v*W2)*v, then
+rows (of a version-3 net, the rows of the view's king bucket), clamped to v = 0..255; with
+the clipped ReLU an i32 sum B2 + sum W2*v, then *400 and divided by 255*64; with the
+squared one, per view an i32 sum of wrap16(v*W2)*v, then
 (both views + 255*B2)*400 divided by 255*255*64; divisions truncate toward zero (Rust's
 `/`). Overflows of the 16- and 32-bit steps wrap as in a release build and are reported on
 stderr.
@@ -51,8 +52,9 @@ def main():
         sys.exit(f"the net has F = {net.F} (T = {net.T}, N = {net.N}, K = {net.K}), "
                  f"the feature file F = {feats.F}")
     act = "screlu" if net.A == SCRELU else "crelu"
+    kings = f", R = {net.R}, KB = {net.KB}" if net.KB > 1 else ""
     print(f"# net {args.net}: version {net.version()}, games {net.games}, T = {net.T}, "
-          f"N = {net.N}, K = {net.K}, H = {net.H}, {act}, O = {net.O}, D = {net.D}",
+          f"N = {net.N}, K = {net.K}, H = {net.H}, {act}, O = {net.O}, D = {net.D}{kings}",
           file=sys.stderr)
 
     count = feats.count if args.first <= 0 else min(args.first, feats.count)
@@ -76,15 +78,23 @@ def main():
             print(f"# warning: {v} positions overflowed the {k} (wrapped)", file=sys.stderr)
 
 
+def rows(net, view):
+    """The W1 rows of a view's inputs (padded with F): input i of a view in king bucket k
+    is row k*F + i (k = 0 before version 3); padding becomes row KB*F, which the callers
+    add as zeros."""
+    k = net.king_buckets(view)
+    return np.where(view < net.F, view + (k * net.F)[:, None], net.KB * net.F)
+
+
 def float_eval(net, us, them, bucket):
     """400*y with the dequantised weights and the float activation."""
     H = net.H
     W1f, B1f, W2f, B2f = nnuefmt.dequantise(net)
-    W1f = np.vstack([W1f, np.zeros((1, H))])  # row F: padding
+    W1f = np.vstack([W1f, np.zeros((1, H))])  # row KB*F: padding
     w2 = W2f[bucket]
     y = B2f[bucket]
     for view, half in ((us, slice(0, H)), (them, slice(H, 2 * H))):
-        act = np.clip(B1f + W1f[view].sum(axis=1), 0.0, 1.0)
+        act = np.clip(B1f + W1f[rows(net, view)].sum(axis=1), 0.0, 1.0)
         if net.A == SCRELU:
             act = act * act
         y = y + (act * w2[:, half]).sum(axis=1)
@@ -94,11 +104,11 @@ def float_eval(net, us, them, bucket):
 def int_eval(net, us, them, bucket, overflows):
     """The engine's integer evaluation; counts the positions where a step wrapped."""
     H = net.H
-    W1 = np.vstack([net.W1, np.zeros((1, H), np.int64)])  # row F: padding
+    W1 = np.vstack([net.W1, np.zeros((1, H), np.int64)])  # row KB*F: padding
     w2 = net.W2[bucket]
     total = np.zeros(len(bucket), np.int64)
     for view, half in ((us, slice(0, H)), (them, slice(H, 2 * H))):
-        exact = net.B1 + W1[view].sum(axis=1)
+        exact = net.B1 + W1[rows(net, view)].sum(axis=1)
         acc = wrap(exact, 16)
         overflows["i16 accumulator"] += int(np.any(acc != exact, axis=1).sum())
         v = np.clip(acc, 0, QA)

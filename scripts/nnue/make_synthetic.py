@@ -6,7 +6,9 @@ then a few pieces in hand. Its score comes from a hidden linear teacher that val
 piece by its type and by its square seen from its owner's side (so the score changes sign
 when the board is mirrored and the colours swapped), plus a small tempo for the side to
 move and some noise; the result is drawn from the score. A network can therefore learn the
-teacher, and its loss should fall.
+teacher, and its loss should fall. With --royal-type R each side has exactly one piece of
+type R on the board, on a random square, and no other piece of that type (on the board or in
+hand), as a king: every view then has exactly one own royal input, for king buckets.
 
     make_synthetic.py --out FILE.bin --types 6 --squares 64 --positions 20000 --seed 1
 """
@@ -34,6 +36,9 @@ def main():
     ap.add_argument("--max-pieces", type=int, default=32)
     ap.add_argument("--hand-share", type=float, default=0.1,
                     help="share of positions with pieces in hand (default 0.1)")
+    ap.add_argument("--royal-type", type=int, default=None, metavar="R",
+                    help="give each side exactly one piece of type R, on the board (default: "
+                         "every type drawn at random, kings included)")
     args = ap.parse_args()
 
     T, N, K = args.types, args.squares, K_HAND
@@ -52,6 +57,13 @@ def main():
     lo, hi = args.min_pieces, min(args.max_pieces, N)
     if not 1 <= lo <= hi:
         sys.exit("bad piece counts")
+    royal = args.royal_type
+    if royal is not None:
+        if not 0 <= royal < T or T < 2:
+            sys.exit(f"--royal-type {royal}: want a type below T = {T}, and T >= 2")
+        lo = max(lo, 2)
+        if lo > hi:
+            sys.exit("bad piece counts: two royal pieces need two squares")
 
     rng = np.random.default_rng(args.seed)
     # The hidden teacher, values in centipawns from the owner's point of view.
@@ -72,6 +84,8 @@ def main():
         squares = rng.choice(N, size=n_board, replace=False)
         colour = rng.integers(0, 2, size=n_board)  # 0 White, 1 Black
         ptype = rng.integers(0, T, size=n_board)
+        if royal is not None:
+            colour, ptype = with_royals(rng, colour, ptype, royal, T)
         white_view, black_view = [], []
         score = 0.0
         for s, c, t in zip(squares, colour, ptype):
@@ -85,6 +99,8 @@ def main():
             for _g in range(int(rng.integers(1, 3))):
                 c = int(rng.integers(0, 2))
                 t = int(rng.integers(0, T))
+                if t == royal:
+                    continue  # royal pieces stay on the board
                 held = int(rng.integers(1, 4))
                 if any(v >= 2 * T * N and (v - 2 * T * N) // K == c * T + t for v in white_view):
                     continue  # that (colour, type) already has a hand
@@ -120,6 +136,18 @@ def main():
     print(f"{args.out}: {args.positions} positions, F = {F} (T = {T}, N = {N}, K = {K}), "
           f"{len(out)} bytes; results B/D/W {counts[0]}/{counts[1]}/{counts[2]}, "
           f"score mean {sc.mean():.0f} sd {sc.std():.0f}")
+
+
+def with_royals(rng, colour, ptype, royal, T):
+    """Colours and types of a position's board pieces made into exactly one royal piece per
+    side, the first two pieces (their squares are random already); the others are drawn
+    from the other types."""
+    colour, ptype = colour.copy(), ptype.copy()
+    colour[:2] = (0, 1)
+    ptype[:2] = royal
+    others = rng.integers(0, T - 1, size=len(ptype) - 2)
+    ptype[2:] = np.where(others >= royal, others + 1, others)
+    return colour, ptype
 
 
 if __name__ == "__main__":

@@ -5,8 +5,9 @@
   byte, since the header has 16 bytes and a record 6 + 4n), and only the position of each
   record and its few header fields are kept in memory.
 - SAKONNUE: a quantised network as the engine loads it, version 1 (clipped ReLU, one
-  output) or 2 (an activation code and output buckets chosen by the number of active
-  inputs).
+  output), 2 (an activation code and output buckets chosen by the number of active
+  inputs) or 3 (version 2 with king buckets: one input layer per bucket of the view's own
+  royal piece's square).
 
 Only numpy is needed, so evaluate.py runs without JAX.
 """
@@ -21,11 +22,12 @@ import numpy as np
 FEAT_MAGIC = b"SAKOFEAT"
 FEAT_VERSION = 1
 NET_MAGIC = b"SAKONNUE"
-NET_VERSIONS = (1, 2)
+NET_VERSIONS = (1, 2, 3)
 
 CRELU, SCRELU = 0, 1  # activation codes of version 2
 ACTIVATIONS = {"crelu": CRELU, "screlu": SCRELU}
 MAX_BUCKETS = 16
+MAX_KING_BUCKETS = 64
 
 K_HAND = 8  # hand cap K
 QA = 255  # W1, B1 scale
@@ -212,31 +214,51 @@ class FeatureSet:
 
 
 class Net:
-    """A quantised network: integer arrays as stored in the file. W2 is (O, 2H) and B2 (O,),
-    one row per output bucket; a version-1 net has O = 1."""
+    """A quantised network: integer arrays as stored in the file. W1 is (KB*F, H), bucket
+    k's input i at row k*F + i; W2 is (O, 2H) and B2 (O,), one row per output bucket; a
+    version-1 net has O = 1. King buckets: the royal type R (None without buckets), their
+    number KB and the map M (N bucket numbers); versions 1 and 2 have KB = 1, M all 0."""
 
     def __init__(self, games, T, N, K, H, W1, B1, W2, B2, activation=CRELU, buckets=1,
-                 divisor=1):
+                 divisor=1, royal=None, king_buckets=1, king_map=None):
         self.games, self.T, self.N, self.K, self.H = games, T, N, K, H
         self.A, self.O, self.D = int(activation), int(buckets), int(divisor)
         self.F = num_inputs(T, N, K)
-        self.W1 = np.asarray(W1, dtype=np.int64).reshape(self.F, H)
+        self.R = None if royal is None else int(royal)
+        self.KB = int(king_buckets)
+        self.M = np.zeros(N, np.int64) if king_map is None \
+            else np.asarray(king_map, dtype=np.int64).reshape(N)
+        W1 = np.asarray(W1, dtype=np.int64)
+        if W1.size != self.KB * self.F * H:
+            raise ValueError(f"W1 has {W1.size} weights, {self.KB} king bucket(s) of "
+                             f"F = {self.F} inputs and H = {H} need {self.KB * self.F * H}")
+        self.W1 = W1.reshape(self.KB * self.F, H)
         self.B1 = np.asarray(B1, dtype=np.int64).reshape(H)
         self.W2 = np.asarray(W2, dtype=np.int64).reshape(self.O, 2 * H)
         self.B2 = np.asarray(B2, dtype=np.int64).reshape(self.O)
 
     def version(self):
-        """1 for the clipped ReLU with one bucket (the divisor then plays no part), else 2."""
+        """3 with king buckets (KB > 1); else 1 for the clipped ReLU with one output bucket
+        (the divisor then plays no part), else 2."""
+        if self.KB > 1:
+            return 3
         return 1 if (self.A, self.O) == (CRELU, 1) else 2
 
     def bucket(self, n):
         """The output bucket of positions with n active inputs per view: min(n // D, O - 1)."""
         return np.minimum(np.asarray(n, dtype=np.int64) // self.D, self.O - 1)
 
+    def king_buckets(self, view):
+        """Each row's king bucket for the view inputs `view` (see king_buckets)."""
+        if self.KB == 1:
+            return np.zeros(len(view), np.int64)
+        return king_buckets(view, self.R, self.N, self.M)
+
     def file_size(self):
-        extra = 12 if self.version() == 2 else 0
-        return 8 + 4 + 4 + len(self.games.encode()) + 16 + extra + self.F * self.H * 2 \
-            + self.H * 2 + self.O * (2 * self.H * 2 + 4)
+        """The length of the file write_net makes of this net."""
+        extra = {1: 0, 2: 12, 3: 12 + 8 + self.N}[self.version()]
+        return 8 + 4 + 4 + len(self.games.encode()) + 16 + extra \
+            + self.KB * self.F * self.H * 2 + self.H * 2 + self.O * (2 * self.H * 2 + 4)
 
     def screlu_overflows(self):
         """(bucket, view) pairs whose sum of |W2| can take the engine's squared-ReLU sum
@@ -256,6 +278,33 @@ def check_output(activation, buckets, divisor):
         raise ValueError(f"bucket divisor {divisor} (at least 1)")
 
 
+def check_kings(T, N, royal, king_buckets, king_map):
+    """Version 3's king fields, checked as the engine does: R below T, KB from 1 to 64,
+    and a map of N buckets below KB."""
+    if not 0 <= royal < T:
+        raise ValueError(f"royal type R = {royal}, not below T = {T}")
+    if not 1 <= king_buckets <= MAX_KING_BUCKETS:
+        raise ValueError(f"{king_buckets} king buckets (1 to {MAX_KING_BUCKETS})")
+    m = np.asarray(king_map)
+    if m.shape != (N,):
+        raise ValueError(f"the king bucket map has {m.size} entries, N = {N}")
+    if m.min() < 0 or m.max() >= king_buckets:
+        s = int(np.argmax((m < 0) | (m >= king_buckets)))
+        raise ValueError(f"the king bucket map gives square {s} bucket {int(m[s])}, "
+                         f"KB = {king_buckets}")
+
+
+def king_buckets(view, royal, N, king_map):
+    """Each row's king bucket: view is a (rows, width) array of one view's inputs (any
+    padding, such as F, is ignored); the view's own royal piece on square s' is input
+    R*N + s' (own pieces have r = 0), and its bucket is M[s']. Bucket 0 for a row without
+    one; with several, the lowest square counts."""
+    view = np.asarray(view)
+    lo = royal * N
+    square = np.where((view >= lo) & (view < lo + N), view - lo, N).min(axis=1, initial=N)
+    return np.append(np.asarray(king_map, np.int64), 0)[square]
+
+
 def check_games(games):
     names = [g.strip() for g in games.split(",")]
     if not names or any(not g or any(c.isspace() for c in g) for g in names):
@@ -273,10 +322,20 @@ def round_half_away(x):
     return np.trunc(x + np.copysign(0.5, x))
 
 
-def quantise(games, T, N, K, W1, B1, W2, B2, activation=CRELU, divisor=1):
+def quantise(games, T, N, K, W1, B1, W2, B2, activation=CRELU, divisor=1, royal=None,
+             king_map=None):
     """Float weights to the integer net (W1, B1 times QA; W2 times QB; B2 times QA*QB).
-    W2 is (2H,) or (O, 2H), B2 a scalar or (O,)."""
+    W1 is (KB*F, H): KB = 1 without king buckets, else royal type and king_map (N buckets
+    below KB) are needed. W2 is (2H,) or (O, 2H), B2 a scalar or (O,)."""
     H = int(np.shape(B1)[0])
+    F = num_inputs(T, N, K)
+    KB, rest = divmod(int(np.shape(W1)[0]), F)
+    if rest or KB < 1:
+        raise ValueError(f"W1 has {np.shape(W1)[0]} rows, not a multiple of F = {F}")
+    if KB > 1 or king_map is not None:
+        if king_map is None:
+            raise ValueError(f"W1 has {KB} king buckets but no bucket map")
+        check_kings(T, N, royal, KB, king_map)
     q1 = round_half_away(np.asarray(W1) * QA)
     qb1 = round_half_away(np.asarray(B1) * QA)
     q2 = round_half_away(np.asarray(W2).reshape(-1, 2 * H) * QB)
@@ -289,7 +348,8 @@ def quantise(games, T, N, K, W1, B1, W2, B2, activation=CRELU, divisor=1):
     if qb2.min() < I32_MIN or qb2.max() > I32_MAX:
         raise ValueError("B2 does not fit 32 bits after quantisation")
     check_output(activation, len(q2), divisor)
-    return Net(games, T, N, K, H, q1, qb1, q2, qb2, activation, len(q2), divisor)
+    return Net(games, T, N, K, H, q1, qb1, q2, qb2, activation, len(q2), divisor, royal,
+               KB, king_map)
 
 
 def dequantise(net, dtype=np.float64):
@@ -300,7 +360,8 @@ def dequantise(net, dtype=np.float64):
 
 
 def write_net(path, net):
-    """Writes `net` as version 1 when it can be (net.version()), else version 2."""
+    """Writes `net` as net.version() says: version 3 with king buckets, else version 1 when
+    it can be, else version 2."""
     games = net.games.encode("utf-8")
     version = net.version()
     parts = [
@@ -308,8 +369,10 @@ def write_net(path, net):
         games,
         struct.pack("<4I", net.T, net.N, net.K, net.H),
     ]
-    if version == 2:
+    if version >= 2:
         parts.append(struct.pack("<3I", net.A, net.O, net.D))
+    if version == 3:
+        parts += [struct.pack("<2I", net.R, net.KB), net.M.astype(np.uint8).tobytes()]
     parts += [net.W1.astype("<i2").tobytes(), net.B1.astype("<i2").tobytes()]
     for b in range(net.O):
         parts += [net.W2[b].astype("<i2").tobytes(), struct.pack("<i", int(net.B2[b]))]
@@ -338,7 +401,25 @@ def _read_output_header(path, data, p, version):
     return A, O, D, p + 12
 
 
+def _read_king_header(path, data, p, version, T, N):
+    """(royal type, king buckets, map, next offset): version 3's fields, or for versions 1
+    and 2 (None, 1, None, p)."""
+    if version < 3:
+        return None, 1, None, p
+    if len(data) < p + 8 + N:
+        raise FormatError(f"{path}: cut in the header")
+    R, KB = struct.unpack_from("<2I", data, p)
+    M = np.frombuffer(data, np.uint8, N, p + 8).astype(np.int64)
+    try:
+        check_kings(T, N, R, KB, M)
+    except ValueError as e:
+        raise FormatError(f"{path}: {e}")
+    return R, KB, M, p + 8 + N
+
+
 def read_net(path):
+    """The Net in a .nnue file of any version, checked as the engine checks it (all but
+    the game: FormatError with the reason)."""
     with open(path, "rb") as f:
         data = f.read()
     if len(data) < 16:
@@ -365,15 +446,17 @@ def read_net(path):
     if T == 0 or N == 0:
         raise FormatError(f"{path}: T = {T}, N = {N}")
     A, O, D, p = _read_output_header(path, data, p, version)
+    R, KB, M, p = _read_king_header(path, data, p, version, T, N)
     F = num_inputs(T, N, K)
-    want = p + F * H * 2 + H * 2 + O * (2 * H * 2 + 4)
+    want = p + KB * F * H * 2 + H * 2 + O * (2 * H * 2 + 4)
     if len(data) != want:
-        raise FormatError(f"{path}: {len(data)} bytes, a net with F = {F}, H = {H}, O = {O} "
-                          f"and L = {L} has {want}")
-    W1 = np.frombuffer(data, "<i2", F * H, p); p += F * H * 2
+        how = "cut short" if len(data) < want else "trailing bytes"
+        raise FormatError(f"{path}: {len(data)} bytes, a net with F = {F}, H = {H}, O = {O}, "
+                          f"KB = {KB} and L = {L} has {want} ({how})")
+    W1 = np.frombuffer(data, "<i2", KB * F * H, p); p += KB * F * H * 2
     B1 = np.frombuffer(data, "<i2", H, p); p += H * 2
     W2, B2 = [], []
     for _ in range(O):
         W2.append(np.frombuffer(data, "<i2", 2 * H, p)); p += 2 * H * 2
         B2.append(struct.unpack_from("<i", data, p)[0]); p += 4
-    return Net(games, T, N, K, H, W1, B1, np.stack(W2), B2, A, O, D)
+    return Net(games, T, N, K, H, W1, B1, np.stack(W2), B2, A, O, D, R, KB, M)

@@ -4,8 +4,9 @@
     cd scripts/nnue && ~/venv-nnue/bin/python -m unittest test_nnue -v
 
 The format tests need numpy only; the training tests run train.py (JAX) for one short
-epoch each; the engine test also needs a built sako (target/release/sako or
-target/debug/sako, or the path in $SAKO) and is skipped without one.
+epoch each; the engine tests also need a built sako (target/release/sako or
+target/debug/sako, or the path in $SAKO) and are skipped without one (the version-3 test
+also when that sako refuses version-3 nets).
 """
 
 import os
@@ -25,6 +26,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 PY = sys.executable
 CHESS = ["--games", "normal", "--types", "6", "--squares", "64"]
+# The chess8 preset, from its definition (the viewer's frame, square = rank*8 + file): back
+# rank a-b 0, c-d 1, e-f 2, g-h 3; second rank a-d 4, e-h 5; ranks 3-8 a-d 6, e-h 7.
+CHESS8 = [f // 2 if r == 0 else (4 if r == 1 else 6) + f // 4
+          for r in range(8) for f in range(8)]
 
 
 def run(args, **kw):
@@ -48,12 +53,15 @@ def val_loss_at_start(out):
     return float(re.search(r"epoch 0: val loss ([0-9.]+)", out).group(1))
 
 
-def random_net(rng, H=16, O=8, A=nnuefmt.SCRELU, D=4):
+def random_net(rng, H=16, O=8, A=nnuefmt.SCRELU, D=4, KB=1):
+    """A chess net of random integers; with KB > 1 a version-3 one (royal type 5, the
+    chess8 map)."""
     F = nnuefmt.num_inputs(6, 64)
+    kings = (5, KB, CHESS8) if KB > 1 else (None, 1, None)
     return nnuefmt.Net("normal", 6, 64, 8, H,
-                       rng.integers(-60, 61, (F, H)), rng.integers(-50, 151, H),
+                       rng.integers(-60, 61, (KB * F, H)), rng.integers(-50, 151, H),
                        rng.integers(-127, 128, (O, 2 * H)), rng.integers(-20000, 20000, O),
-                       A, O, D)
+                       A, O, D, *kings)
 
 
 class Format(unittest.TestCase):
@@ -108,6 +116,79 @@ class Format(unittest.TestCase):
             nnuefmt.read_net(path)
 
 
+    def test_version_3_round_trip(self):
+        for O, A in ((1, nnuefmt.CRELU), (8, nnuefmt.SCRELU)):
+            net = random_net(self.rng, O=O, A=A, KB=8)
+            path = os.path.join(self.dir, "v3.nnue")
+            size = nnuefmt.write_net(path, net)
+            with open(path, "rb") as f:
+                data = f.read()
+            at = 16 + len("normal") + 16
+            self.assertEqual(struct.unpack_from("<I", data, 8)[0], 3)
+            self.assertEqual(struct.unpack_from("<5I", data, at), (A, O, 4, 5, 8))
+            self.assertEqual(list(data[at + 20:at + 84]), CHESS8)
+            self.assertEqual(size, at + 84 + 2 * 8 * 864 * 16 + 2 * 16 + O * (4 * 16 + 4))
+            back = nnuefmt.read_net(path)
+            self.assertEqual((back.version(), back.A, back.O, back.R, back.KB), (3, A, O, 5, 8))
+            np.testing.assert_array_equal(back.M, CHESS8)
+            for name in ("W1", "B1", "W2", "B2"):
+                np.testing.assert_array_equal(getattr(back, name), getattr(net, name))
+
+    def test_quantise_of_king_buckets(self):
+        F, H = 864, 8
+        W1 = self.rng.normal(0, 0.1, (8 * F, H))
+        args = ("normal", 6, 64, 8, W1, np.zeros(H), np.zeros(2 * H), 0.0)
+        net = nnuefmt.quantise(*args, royal=5, king_map=CHESS8)
+        self.assertEqual((net.version(), net.KB, net.R), (3, 8, 5))
+        np.testing.assert_array_equal(net.W1, nnuefmt.round_half_away(W1 * nnuefmt.QA))
+        with self.assertRaisesRegex(ValueError, "no bucket map"):
+            nnuefmt.quantise(*args)
+        with self.assertRaisesRegex(ValueError, "not a multiple of F"):
+            nnuefmt.quantise("normal", 6, 64, 8, W1[:-1], *args[5:], royal=5,
+                             king_map=CHESS8)
+        with self.assertRaisesRegex(ValueError, "gives square 63 bucket 8"):
+            nnuefmt.quantise(*args, royal=5, king_map=CHESS8[:-1] + [8])
+
+    def test_king_bucket_of_a_view(self):
+        F, own_king, their_king = 864, 5 * 64, 11 * 64
+        views = np.array([
+            [3, own_king + 6, F, F],                   # back rank g: bucket 3
+            [their_king + 6, 0, F, F],                 # only the other's king: bucket 0
+            [own_king + 40, own_king + 9, 20, F],      # two kings: the lower square, b2
+            [F, F, F, F],                              # nothing
+            [2 * 6 * 64 + 5 * 8, own_king + 63, F, F]])  # a king in hand is no square
+        np.testing.assert_array_equal(nnuefmt.king_buckets(views, 5, 64, CHESS8),
+                                      [3, 0, 4, 0, 7])
+
+    def test_malformed_version_3_files_are_refused(self):
+        path = os.path.join(self.dir, "bad3.nnue")
+        nnuefmt.write_net(path, random_net(self.rng, KB=8))
+        with open(path, "rb") as f:
+            good = f.read()
+        at = 16 + len("normal") + 16 + 12  # R, then KB, then the map
+        cases = [((0, 6), "royal type R = 6, not below T = 6"),
+                 ((4, 0), "0 king buckets"), ((4, 65), "65 king buckets"),
+                 ((4, 7), "the king bucket map gives square 20 bucket 7, KB = 7"),
+                 ((4, 9), r"bytes, a net with .* KB = 9 .*\(cut short\)")]
+        for (offset, value), message in cases:
+            bad = bytearray(good)
+            struct.pack_into("<I", bad, at + offset, value)
+            self.refused(path, bad, message)
+        bad = bytearray(good)
+        bad[at + 8 + 17] = 8
+        self.refused(path, bad, "gives square 17 bucket 8, KB = 8")
+        self.refused(path, good[:at + 8 + 63], "cut in the header")
+        self.refused(path, good[:-1], r"bytes, a net with .*\(cut short\)")
+        self.refused(path, good + b"\0\0", r"bytes, a net with .*\(trailing bytes\)")
+
+    def refused(self, path, data, message):
+        """read_net refuses the bytes `data` with `message`."""
+        with open(path, "wb") as f:
+            f.write(data)
+        with self.assertRaisesRegex(nnuefmt.FormatError, message):
+            nnuefmt.read_net(path)
+
+
 class Training(unittest.TestCase):
     """train.py's bucket and activation flags, and evaluate.py on what it writes."""
 
@@ -116,15 +197,21 @@ class Training(unittest.TestCase):
         cls.dir = tempfile.mkdtemp(prefix="nnue-train-test-")
         cls.data = os.path.join(cls.dir, "syn.bin")
         run(["make_synthetic.py", "--out", cls.data, "--positions", "3000", "--seed", "3"])
+        # Chess-shaped positions with one king (type 5) per side, for king buckets.
+        cls.kings = os.path.join(cls.dir, "kings.bin")
+        run(["make_synthetic.py", "--out", cls.kings, "--positions", "3000", "--seed", "4",
+             "--royal-type", "5"])
 
     @classmethod
     def tearDownClass(cls):
         shutil.rmtree(cls.dir)
 
-    def train(self, name, *flags):
+    def train(self, name, *flags, data=None):
+        """A one-epoch run of train.py writing `name`: (its path, its output)."""
         out = os.path.join(self.dir, name)
-        log = run(["train.py", "--data", self.data, "--out", out, *CHESS, "--hidden", "16",
-                   "--epochs", "1", "--batch", "256", "--progress", "0", *flags])
+        log = run(["train.py", "--data", data or self.data, "--out", out, *CHESS,
+                   "--hidden", "16", "--epochs", "1", "--batch", "256", "--progress", "0",
+                   *flags])
         return out, log
 
     def test_defaults_write_version_1(self):
@@ -175,30 +262,114 @@ class Training(unittest.TestCase):
             self.train("narrower.nnue", "--init-net", path, "--hidden", "16")
 
 
-class Engine(unittest.TestCase):
-    """evaluate.py's integer evaluation of a version-2 net is the engine's, exactly."""
+    def test_king_buckets_write_version_3(self):
+        path, log = self.train("kb.nnue", "--king-buckets", "chess8", "--mirror", "8",
+                               data=self.kings)
+        self.assertIn("king buckets chess8: KB = 8, royal type 5", log)
+        net = nnuefmt.read_net(path)
+        self.assertEqual((net.version(), net.R, net.KB, net.A, net.O), (3, 5, 8, 0, 1))
+        np.testing.assert_array_equal(net.M, CHESS8)
+        self.assertLess(max_diff(path, self.kings), 1.0)
+        # The views of the data fall into every bucket.
+        feats = nnuefmt.FeatureSet([self.kings])
+        us, them = feats.gather(np.arange(feats.count), feats.max_n)
+        self.assertEqual(set(net.king_buckets(us)) | set(net.king_buckets(them)), set(range(8)))
 
-    def test_engine_and_evaluate_agree_on_real_positions(self):
-        sako = os.environ.get("SAKO") or next(
+    def test_a_version_1_net_starts_king_buckets_with_its_function(self):
+        old, _ = self.train("plain.nnue", data=self.kings)
+        common = ["--init-net", old, "--lr", "1e-9"]
+        _, plain = self.train("plain2.nnue", *common, data=self.kings)
+        path, kb = self.train("kb1.nnue", *common, "--king-buckets", "chess8", data=self.kings)
+        _, wide = self.train("kb1w.nnue", *common, "--king-buckets", "chess8", "--hidden", "24",
+                             data=self.kings)
+        self.assertAlmostEqual(val_loss_at_start(plain), val_loss_at_start(kb), places=6)
+        self.assertAlmostEqual(val_loss_at_start(plain), val_loss_at_start(wide), places=6)
+        # Every bucket starts as (and, with the tiny learning rate, stays) the old W1.
+        net, first = nnuefmt.read_net(path), nnuefmt.read_net(old)
+        self.assertEqual(net.version(), 3)
+        self.assertLessEqual(int(np.abs(net.W1.reshape(8, 864, 16) - first.W1).max()), 1)
+
+    def test_a_version_3_net_restarts_only_its_own_buckets(self):
+        kb = ["--king-buckets", "chess8"]
+        old, _ = self.train("kb3.nnue", *kb, data=self.kings)
+        path, _ = self.train("kb3b.nnue", "--init-net", old, "--lr", "1e-9", *kb,
+                             data=self.kings)
+        first, net = nnuefmt.read_net(old), nnuefmt.read_net(path)
+        self.assertLessEqual(int(np.abs(net.W1 - first.W1).max()), 1)
+        refusals = [((), "8 king buckets, this run has no king buckets"),
+                    ((*kb, "--royal-type", "4"), "royal type R = 5, this run has 4"),
+                    (("--king-buckets", ",".join(["0"] * 63 + ["7"])),
+                     r"another king bucket map \(square 2: bucket 1, this run's 0\)")]
+        for flags, message in refusals:
+            with self.assertRaisesRegex(AssertionError, message):
+                self.train("kb3c.nnue", "--init-net", old, *flags, data=self.kings)
+        ckpt = old[:-5] + ".ckpt.npz"
+        with self.assertRaisesRegex(AssertionError, "8 king buckets, this run has no king"):
+            self.train("kb3.nnue", "--resume", ckpt, "--epochs", "2", data=self.kings)
+
+    def test_bad_king_bucket_options_are_refused(self):
+        cases = [(("--king-buckets", "chess8", "--squares", "80"), "chess8 is for 8x8 boards"),
+                 (("--king-buckets", "chess8", "--mirror", "4"), "--mirror says 4"),
+                 (("--king-buckets", "0,1,2"), "3 numbers, N = 64 wanted"),
+                 (("--king-buckets", ",".join(["0"] * 64)), "one bucket only"),
+                 (("--king-buckets", "chess8", "--royal-type", "6"), "--royal-type must be"),
+                 (("--royal-type", "5"), "--royal-type goes with --king-buckets")]
+        for flags, message in cases:
+            with self.assertRaisesRegex(AssertionError, message):
+                self.train("bad.nnue", *flags)
+
+
+class Engine(unittest.TestCase):
+    """evaluate.py's integer evaluation of version-2 and version-3 nets is the engine's,
+    exactly."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.sako = os.environ.get("SAKO") or next(
             (p for p in (os.path.join(ROOT, "target", d, "sako") for d in ("release", "debug"))
              if os.path.exists(p)), None)
-        if not sako:
-            self.skipTest("no sako binary (build it or set $SAKO)")
-        with tempfile.TemporaryDirectory(prefix="nnue-engine-test-") as d:
-            with open(os.path.join(ROOT, "engine-tests/data/normal.txt")) as f:
-                lines = [l for l in f.read().split("\n") if l.strip()][:60]
-            data, feats = os.path.join(d, "pos.txt"), os.path.join(d, "pos.bin")
-            with open(data, "w") as f:
-                f.write("\n".join(lines) + "\n")
-            subprocess.run([sako, "nnue-features", "--variant", "normal", "--data", data,
-                            "--out", feats], check=True, capture_output=True)
-            for act in (nnuefmt.CRELU, nnuefmt.SCRELU):
-                net = os.path.join(d, f"v2-{act}.nnue")
-                rng = np.random.default_rng(9 + act)
-                nnuefmt.write_net(net, random_net(rng, H=32, A=act, D=5))
-                self.check(sako, net, feats, lines)
+        if not cls.sako:
+            raise unittest.SkipTest("no sako binary (build it or set $SAKO)")
+        cls.dir = tempfile.mkdtemp(prefix="nnue-engine-test-")
+        with open(os.path.join(ROOT, "engine-tests/data/normal.txt")) as f:
+            cls.lines = [l for l in f.read().split("\n") if l.strip()][:60]
+        data, cls.feats = os.path.join(cls.dir, "pos.txt"), os.path.join(cls.dir, "pos.bin")
+        with open(data, "w") as f:
+            f.write("\n".join(cls.lines) + "\n")
+        subprocess.run([cls.sako, "nnue-features", "--variant", "normal", "--data", data,
+                        "--out", cls.feats], check=True, capture_output=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.dir)
+
+    def test_engine_and_evaluate_agree_on_real_positions(self):
+        for act in (nnuefmt.CRELU, nnuefmt.SCRELU):
+            net = os.path.join(self.dir, f"v2-{act}.nnue")
+            rng = np.random.default_rng(9 + act)
+            nnuefmt.write_net(net, random_net(rng, H=32, A=act, D=5))
+            self.check(self.sako, net, self.feats, self.lines)
+
+    def test_engine_and_evaluate_agree_on_king_buckets(self):
+        for act in (nnuefmt.CRELU, nnuefmt.SCRELU):
+            net = os.path.join(self.dir, f"v3-{act}.nnue")
+            rng = np.random.default_rng(19 + act)
+            nnuefmt.write_net(net, random_net(rng, H=32, A=act, D=5, KB=8))
+            script = f"uci\nsetoption name EvalFile value {net}\nquit\n"
+            out = subprocess.run([self.sako, "uci"], input=script, capture_output=True,
+                                 text=True, timeout=60).stdout
+            refusal = [l for l in out.splitlines() if "Error" in l]
+            if refusal:
+                self.skipTest(f"this sako refuses version-3 nets: {refusal[0]}")
+            self.check(self.sako, net, self.feats, self.lines)
+            # The positions put the side to move's king in more than one bucket.
+            feats = nnuefmt.FeatureSet([self.feats])
+            us, _ = feats.gather(np.arange(feats.count), feats.max_n)
+            used = set(nnuefmt.read_net(net).king_buckets(us).tolist())
+            self.assertGreaterEqual(len(used), 2, used)
 
     def check(self, sako, net, feats, lines):
+        """The engine's UCI `eval` of every line's position equals evaluate.py's int_cp."""
         ours = [int(l.split()[3]) for l in
                 run(["evaluate.py", net, feats, "--first", "0"]).splitlines()
                 if not l.startswith("#")]

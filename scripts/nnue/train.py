@@ -13,7 +13,9 @@ eval = 400*y centipawns. The loss is the mean squared error between sigmoid(y) a
 lambda*wdl + (1 - lambda)*sigmoid(score/400), both from the side to move's view. Adam with
 a cosine (or step) learning-rate schedule and optional decoupled weight decay, every weight
 and bias clipped to [-1.98, 1.98] after each step; optionally each position mirrored left to
-right at random (--mirror FILES).
+right at random (--mirror FILES). With --king-buckets MAP each view's input layer is the
+one of the bucket of its own king's square (a version-3 net), trained through a factoriser:
+a shared input layer plus one per bucket, summed when the net is written.
 
 After every epoch the float weights and the optimiser state go to a checkpoint (.npz;
 `--resume CKPT` continues from it) and the quantised net to --out.
@@ -72,6 +74,13 @@ def parse_args(argv=None):
                          "left to right with probability 1/2 (for games whose rules are "
                          "symmetric under that mirror, castling rights not being inputs, or "
                          "under a half turn with colours swapped: see README)")
+    ap.add_argument("--king-buckets", default=None, metavar="MAP",
+                    help="king buckets (a version-3 net): a preset (" + ", ".join(KING_PRESETS)
+                         + ") or N comma-separated bucket numbers, one per square s' = "
+                         "rank*files + file of the view's own frame (rank 0 its back rank)")
+    ap.add_argument("--royal-type", type=int, default=None, metavar="R",
+                    help="with --king-buckets: the piece type whose square picks a view's "
+                         "bucket (default T - 1; chess's king is type 5)")
     ap.add_argument("--val-share", type=float, default=0.02,
                     help="share of positions held out for the validation loss")
     ap.add_argument("--val-from", choices=("random", "tail"), default="random",
@@ -118,7 +127,55 @@ def parse_args(argv=None):
     if args.checkpoint is None:
         base = args.out[:-5] if args.out.endswith(".nnue") else args.out
         args.checkpoint = base + ".ckpt.npz"
+    args.king_map = None
+    if args.king_buckets is not None:
+        if args.royal_type is None:
+            args.royal_type = args.types - 1
+        if not 0 <= args.royal_type < args.types:
+            ap.error(f"--royal-type must be below --types ({args.types})")
+        try:
+            args.king_map = parse_king_map(args.king_buckets, args.squares, args.mirror)
+        except ValueError as e:
+            ap.error(f"--king-buckets: {e}")
+    elif args.royal_type is not None:
+        ap.error("--royal-type goes with --king-buckets")
     return args
+
+
+def chess8(file, rank):
+    """The chess8 preset's bucket of a square (8x8, the viewer's frame): on the back rank
+    files a-b 0, c-d 1, e-f 2, g-h 3; on the second rank a-d 4, e-h 5; further up a-d 6,
+    e-h 7."""
+    if rank == 0:
+        return file // 2
+    return (4 if rank == 1 else 6) + file // 4
+
+
+KING_PRESETS = {"chess8": (8, 8, chess8)}  # name: (files, ranks, bucket of (file, rank))
+
+
+def parse_king_map(spec, N, mirror):
+    """The N bucket numbers of --king-buckets (a preset name or a list); a preset's board
+    must have N squares, and its files be --mirror's when that is given."""
+    if spec in KING_PRESETS:
+        files, ranks, bucket = KING_PRESETS[spec]
+        if files * ranks != N:
+            raise ValueError(f"{spec} is for {files}x{ranks} boards, not N = {N}")
+        if mirror and mirror != files:
+            raise ValueError(f"{spec} is for boards of {files} files, --mirror says {mirror}")
+        return [bucket(s % files, s // files) for s in range(N)]
+    try:
+        buckets = [int(x) for x in spec.split(",")]
+    except ValueError:
+        raise ValueError(f"{spec!r} is neither a preset ({', '.join(KING_PRESETS)}) nor "
+                         f"a list of numbers")
+    if len(buckets) != N:
+        raise ValueError(f"{len(buckets)} numbers, N = {N} wanted")
+    if min(buckets) < 0 or max(buckets) >= 64:
+        raise ValueError("bucket numbers from 0 to 63")
+    if max(buckets) == 0:
+        raise ValueError("one bucket only: leave the option out")
+    return buckets
 
 
 args = parse_args()
@@ -154,22 +211,32 @@ def log(msg):
 
 # ---------------------------------------------------------------- model
 
-def forward(params, us, them, bucket, screlu):
-    """y for each row: us/them are (b, width) input indices, F meaning "no input"; bucket
-    is each row's output bucket (W2 of shape (O, 2H) and B2 (O,); with one bucket W2 is
-    (2H,) and B2 a scalar, as before buckets existed)."""
-    W1 = params["W1"]
-    H = W1.shape[1]
-    table = jnp.concatenate([W1, jnp.zeros((1, H), W1.dtype)])  # row F is zero
-    idx = jnp.concatenate([us, them], axis=0)  # (2b, width)
-
-    # Sum the gathered rows one input slot at a time: memory stays (2b, H), and the
-    # backward pass is one scatter-add of (2b, H) per slot.
+def gathered_sum(table, idx, acc0):
+    """acc0 plus, per row of idx ((rows, width) indices), the sum of the table rows it
+    names. Summed one input slot at a time: memory stays (rows, H), and the backward pass
+    is one scatter-add of (rows, H) per slot."""
     def add_slot(acc, col):
         return acc + jnp.take(table, col, axis=0, mode="clip"), None
 
-    acc0 = jnp.broadcast_to(params["B1"], (idx.shape[0], H))
     acc, _ = jax.lax.scan(add_slot, acc0, idx.T, unroll=4)
+    return acc
+
+
+def forward(params, us, them, bucket, screlu, kings=None):
+    """y for each row: us/them are (b, width) input indices, F meaning "no input"; bucket
+    is each row's output bucket (W2 of shape (O, 2H) and B2 (O,); with one bucket W2 is
+    (2H,) and B2 a scalar, as before buckets existed). With king buckets, kings is (KB, F),
+    W1 the factoriser's ((1 + KB)*F rows) and us/them index the per-bucket table of its
+    sums (KingBuckets.table_rows), KB*F meaning "no input"."""
+    W1 = params["W1"]
+    H = W1.shape[1]
+    if kings is not None:
+        KB, F = kings
+        W1 = (W1[F:].reshape(KB, F, H) + W1[:F]).reshape(KB * F, H)
+    table = jnp.concatenate([W1, jnp.zeros((1, H), W1.dtype)])  # the padding row is zero
+    idx = jnp.concatenate([us, them], axis=0)  # (2b, width)
+    acc0 = jnp.broadcast_to(params["B1"], (idx.shape[0], H))
+    acc = gathered_sum(table, idx, acc0)
     act = jnp.clip(acc, 0.0, 1.0)
     if screlu:
         act = act * act
@@ -181,15 +248,17 @@ def forward(params, us, them, bucket, screlu):
     return jnp.take_along_axis(out, bucket[:, None], axis=1)[:, 0]
 
 
-def sse(params, us, them, bucket, target, weight, screlu):
-    d = jax.nn.sigmoid(forward(params, us, them, bucket, screlu)) - target
+def sse(params, us, them, bucket, target, weight, screlu, kings=None):
+    """The weighted sum of squared errors of sigmoid(y) against the targets."""
+    d = jax.nn.sigmoid(forward(params, us, them, bucket, screlu, kings)) - target
     return jnp.sum(weight * d * d)
 
 
-def make_functions(adam, weight_decay, screlu):
+def make_functions(adam, weight_decay, screlu, kings=None):
+    """The pmapped training step and validation sum; kings is (KB, F) with king buckets."""
     def train_step(params, opt_state, us, them, bucket, target, weight, lr):
         loss, grads = jax.value_and_grad(sse)(params, us, them, bucket, target, weight,
-                                              screlu)
+                                              screlu, kings)
         grads = jax.lax.psum(grads, "dev")
         loss = jax.lax.psum(loss, "dev")
         total = jnp.maximum(jax.lax.psum(jnp.sum(weight), "dev"), 1.0)
@@ -201,7 +270,8 @@ def make_functions(adam, weight_decay, screlu):
         return params, opt_state, loss
 
     def eval_step(params, us, them, bucket, target, weight):
-        return jax.lax.psum(sse(params, us, them, bucket, target, weight, screlu), "dev")
+        return jax.lax.psum(sse(params, us, them, bucket, target, weight, screlu, kings),
+                            "dev")
 
     train = jax.pmap(train_step, axis_name="dev", in_axes=(0, 0, 0, 0, 0, 0, 0, None),
                      donate_argnums=(0, 1))
@@ -227,6 +297,48 @@ def init_params(rng, F, H, mean_n, w1_std, b1, O=1):
     }
 
 
+class KingBuckets:
+    """A run's king buckets (royal type R, KB buckets, map M of N squares) and their
+    factoriser. The float W1 has (1 + KB)*F rows: rows [0, F) are shared by every bucket,
+    rows [(1 + k)*F, (2 + k)*F) are bucket k's own, and a view in bucket k weighs input i
+    with the sum of shared row i and own row (1 + k)*F + i. The model forms the per-bucket
+    table of those sums ((KB*F, H), as in the net file) at each step, so a row's gradient
+    reaches both parts, as if each input were doubled into a shared one and its bucket's."""
+
+    def __init__(self, royal, king_map, F, N):
+        self.R, self.N, self.F = royal, N, F
+        self.M = np.asarray(king_map, np.int64)
+        self.KB = int(self.M.max()) + 1
+        self.rows = (1 + self.KB) * F
+
+    def table_rows(self, view):
+        """(rows, width) inputs padded with F -> their rows of the per-bucket table: input
+        i of a row in king bucket k is row k*F + i; padding becomes row KB*F."""
+        k = nnuefmt.king_buckets(view, self.R, self.N, self.M)
+        out = np.where(view < self.F, view + (k * self.F)[:, None], self.KB * self.F)
+        return out.astype(np.int32)
+
+    def factorise(self, W1):
+        """The factorised W1 of a net's W1: a plain one (F rows) becomes the shared rows,
+        its own rows zero; a per-bucket one (KB*F rows) the own rows, its shared rows zero.
+        Either way the function is the net's."""
+        F, H = self.F, W1.shape[1]
+        if W1.shape[0] == F:
+            return np.concatenate([W1, np.zeros((self.KB * F, H), W1.dtype)])
+        return np.concatenate([np.zeros((F, H), W1.dtype), W1])
+
+    def effective(self, W1):
+        """The per-bucket W1 ((KB*F, H)) a factorised one stands for: shared plus own,
+        clipped to the weight range."""
+        F, H = self.F, W1.shape[1]
+        own = W1[F:].reshape(self.KB, F, H)
+        return np.clip(W1[:F] + own, -WEIGHT_CLIP, WEIGHT_CLIP).reshape(self.KB * F, H)
+
+    def meta(self):
+        """The checkpoint's record of the buckets."""
+        return {"KB": self.KB, "R": self.R, "king_map": ",".join(map(str, self.M))}
+
+
 # ---------------------------------------------------------------- checkpoints
 
 def save_checkpoint(path, params, opt_state, epoch, meta):
@@ -243,11 +355,42 @@ def save_checkpoint(path, params, opt_state, epoch, meta):
     os.replace(tmp, path)
 
 
-def load_checkpoint(path, adam, F, H, O=1):
+def checkpoint_kings(path, kings):
+    """Exits unless the checkpoint's king buckets (none in checkpoints from before them)
+    are the run's."""
+    with np.load(path) as z:
+        old = {k[5:]: z[k].item() for k in z.files if k.startswith("meta_")}
+    differ = kings_mismatch(old, kings.meta() if kings else {})
+    if differ:
+        sys.exit(f"{path}: {differ}")
+
+
+def kings_mismatch(theirs, ours):
+    """How two king-bucket records (KB, R, king_map as in KingBuckets.meta; KB 1 or no
+    record: none) differ, in words; None when they are the same."""
+    count = lambda m: int(m.get("KB", 1))
+    words = lambda kb: f"{kb} king buckets" if kb > 1 else "no king buckets"
+    if count(theirs) != count(ours):
+        return f"{words(count(theirs))}, this run has {words(count(ours))}"
+    if count(ours) == 1:
+        return None
+    if int(theirs["R"]) != int(ours["R"]):
+        return f"royal type R = {theirs['R']}, this run has {ours['R']}"
+    a, b = str(theirs["king_map"]).split(","), str(ours["king_map"]).split(",")
+    if a != b:
+        s = next(i for i, (x, y) in enumerate(zip(a, b)) if x != y)
+        return f"another king bucket map (square {s}: bucket {a[s]}, this run's {b[s]})"
+    return None
+
+
+def load_checkpoint(path, adam, F, H, O=1, rows=None):
+    """Weights, Adam state, epochs done and meta of a checkpoint, its shapes checked
+    (W1 has `rows` rows, F without king buckets)."""
+    rows = rows or F
     with np.load(path) as z:
         params = {k: z[k].astype(np.float32) for k in PARAM_NAMES}
-        if params["W1"].shape != (F, H):
-            sys.exit(f"{path}: W1 is {params['W1'].shape}, this run wants ({F}, {H})")
+        if params["W1"].shape != (rows, H):
+            sys.exit(f"{path}: W1 is {params['W1'].shape}, this run wants ({rows}, {H})")
         if params["W2"].shape != output_shapes(H, O)[0]:
             sys.exit(f"{path}: W2 is {params['W2'].shape}, this run has {O} output bucket(s)")
         epoch = int(z["epoch"])
@@ -263,9 +406,10 @@ def load_checkpoint(path, adam, F, H, O=1):
     return params, opt_state, epoch, meta
 
 
-def params_from_net(path, T, N, H, O=1, activation=nnuefmt.CRELU):
+def params_from_net(path, T, N, H, O=1, activation=nnuefmt.CRELU, kings=None):
     """The float weights a quantised net file stands for (its integers over the scales).
-    A net of one bucket fills every one of the O buckets with its output layer."""
+    A net of one bucket fills every one of the O buckets with its output layer. W1 is the
+    file's: (KB*F, H) for a version-3 net, whose king buckets must be the run's."""
     try:
         net = nnuefmt.read_net(path)
     except (nnuefmt.FormatError, OSError) as e:
@@ -273,6 +417,12 @@ def params_from_net(path, T, N, H, O=1, activation=nnuefmt.CRELU):
     if (net.T, net.N) != (T, N) or net.H > H:
         sys.exit(f"{path}: T = {net.T}, N = {net.N}, H = {net.H}; this run has "
                  f"T = {T}, N = {N}, H = {H} (H may grow, not shrink)")
+    if net.KB > 1:
+        theirs = {"KB": net.KB, "R": net.R, "king_map": ",".join(map(str, net.M))}
+        differ = kings_mismatch(theirs, kings.meta() if kings else {})
+        if differ:
+            sys.exit(f"{path}: {differ} (a version-3 net starts only a run of the same "
+                     f"royal type and king bucket map)")
     if net.O not in (1, O):
         sys.exit(f"{path}: {net.O} output buckets; this run has {O} (only a net of one "
                  f"bucket can start a run of more)")
@@ -287,16 +437,19 @@ def params_from_net(path, T, N, H, O=1, activation=nnuefmt.CRELU):
     return dict(zip(PARAM_NAMES, (W1, B1, W2, np.asarray(B2, np.float32))))
 
 
-def widen(params, H, rng, mean_n, w1_std, b1):
+def widen(params, H, rng, mean_n, w1_std, b1, F):
     """Grow a net's hidden layer to H units without changing what it computes: the new
     units get input weights drawn as for a fresh net and output weights of zero (in both
     halves of W2, the side to move's and the other's), so training starts where the
-    narrower net stands and the output weights of the new units grow from the gradient."""
+    narrower net stands and the output weights of the new units grow from the gradient.
+    With a factorised W1 the fresh weights go to the F shared rows, the own rows get 0."""
     old = params["W1"].shape[1]
     if old == H:
         return params
     extra = H - old
-    fresh = init_params(rng, params["W1"].shape[0], extra, mean_n, w1_std, b1)
+    fresh = init_params(rng, F, extra, mean_n, w1_std, b1)
+    rest = params["W1"].shape[0] - F
+    fresh["W1"] = np.concatenate([fresh["W1"], np.zeros((rest, extra), np.float32)])
     W2 = params["W2"]
     zeros = np.zeros(W2.shape[:-1] + (extra,), np.float32)
     W2 = np.concatenate([W2[..., :old], zeros, W2[..., old:], zeros], axis=-1)
@@ -323,8 +476,10 @@ def learning_rate(args, step, steps_per_epoch):
 class Batcher:
     """Builds padded device batches from the memory-mapped feature files."""
 
-    def __init__(self, data, targets, width, batch, devices, mirror_map=None, buckets=None):
+    def __init__(self, data, targets, width, batch, devices, mirror_map=None, buckets=None,
+                 kings=None):
         self.data, self.targets, self.width = data, targets, width
+        self.kings = kings
         self.buckets = buckets if buckets is not None else np.zeros(data.count, np.int32)
         self.devices = devices
         self.per_dev = -(-batch // devices)
@@ -334,7 +489,8 @@ class Batcher:
     def make(self, idx, rng=None):
         """(us, them, bucket, target, weight), each with a leading device axis; rows past
         len(idx) are padding with weight 0. With an rng and a mirror map, about half of the rows are
-        mirrored left to right."""
+        mirrored left to right. With king buckets the inputs are rows of the per-bucket
+        table, each view's bucket taken after the mirror."""
         m = len(idx)
         us = np.full((self.size, self.width), self.data.F, dtype=np.int32)
         them = np.full((self.size, self.width), self.data.F, dtype=np.int32)
@@ -347,6 +503,8 @@ class Batcher:
             flip = np.flatnonzero(rng.random(m) < 0.5)
             us[flip] = self.mirror_map[us[flip]]
             them[flip] = self.mirror_map[them[flip]]
+        if self.kings is not None:
+            us, them = self.kings.table_rows(us), self.kings.table_rows(them)
         target[:m] = self.targets[idx]
         weight[:m] = 1.0
         d, b = self.devices, self.per_dev
@@ -379,17 +537,35 @@ def activation_code(args):
     return nnuefmt.ACTIVATIONS[args.activation]
 
 
-def write_net(path, params, args):
-    """The quantised net: version 1 with one bucket and crelu, else version 2."""
+def write_net(path, params, args, kings=None):
+    """The quantised net: version 3 with king buckets (W1 the factoriser's sums), else
+    version 1 with one output bucket and crelu, else version 2."""
     host = {k: np.asarray(v) for k, v in params.items()}
+    W1, royal, king_map = host["W1"], None, None
+    if kings is not None:
+        W1, royal, king_map = kings.effective(W1), kings.R, kings.M
     net = nnuefmt.quantise(args.games, args.types, args.squares, K_HAND,
-                           host["W1"], host["B1"], host["W2"], host["B2"],
-                           activation_code(args), args.bucket_divisor)
+                           W1, host["B1"], host["W2"], host["B2"],
+                           activation_code(args), args.bucket_divisor, royal, king_map)
     if net.A == nnuefmt.SCRELU:
         for b, v in net.screlu_overflows():
             log(f"warning: bucket {b}, view {v}: sum of |W2| above "
                 f"{nnuefmt.SCRELU_VIEW_W2_SUM}, the engine's 32-bit sum can wrap")
     return nnuefmt.write_net(path, net)
+
+
+def log_kings(kings, data, width, name):
+    """Logs the king buckets: squares per bucket, and the share of side-to-move views in
+    each over up to 65,536 positions (before any mirroring)."""
+    sample = np.arange(min(data.count, 1 << 16))
+    us, _ = data.gather(sample, width)
+    views = np.bincount(nnuefmt.king_buckets(us, kings.R, kings.N, kings.M),
+                        minlength=kings.KB) / len(sample)
+    squares = np.bincount(kings.M, minlength=kings.KB)
+    log(f"king buckets {name}: KB = {kings.KB}, royal type {kings.R}; bucket: squares, "
+        f"share of views: " + " ".join(f"{k}:{squares[k]},{views[k]:.3f}"
+                                      for k in range(kings.KB)))
+    log(f"factoriser: W1 of {kings.rows} rows (F shared, then F per bucket)")
 
 
 def main():
@@ -444,7 +620,11 @@ def main():
         shares = np.bincount(buckets, minlength=O) / data.count
         log(f"output buckets (n // {D}, at most {O - 1}), share of positions: "
             + " ".join(f"{b}:{x:.3f}" for b, x in enumerate(shares)))
-    batcher = Batcher(data, targets, width, args.batch, len(devices), mirrored, buckets)
+    kings = None
+    if args.king_map is not None:
+        kings = KingBuckets(args.royal_type, args.king_map, F, N)
+        log_kings(kings, data, width, args.king_buckets)
+    batcher = Batcher(data, targets, width, args.batch, len(devices), mirrored, buckets, kings)
     steps_per_epoch = -(-len(train_idx) // batcher.size)
     log(f"split: {len(train_idx)} train, {n_val} validation; batch {batcher.size} over "
         f"{len(devices)} device(s), {steps_per_epoch} steps per epoch; H = {H}, "
@@ -452,14 +632,19 @@ def main():
 
     adam = optax.scale_by_adam()
     screlu = args.activation == "screlu"
-    train_step, eval_step = make_functions(adam, np.float32(args.weight_decay), screlu)
+    train_step, eval_step = make_functions(adam, np.float32(args.weight_decay), screlu,
+                                           None if kings is None else (kings.KB, F))
     meta = {"games": args.games, "T": T, "N": N, "K": K_HAND, "H": H, "F": F,
             "seed": args.seed, "lam": args.lam, "mirror": args.mirror,
             "weight_decay": args.weight_decay, "O": O, "D": D,
-            "activation": activation_code(args)}
+            "activation": activation_code(args), "KB": 1}
+    if kings is not None:
+        meta.update(kings.meta())
+    rows = kings.rows if kings else F
     start_epoch = 0
     if args.resume:
-        params, opt_state, start_epoch, old = load_checkpoint(args.resume, adam, F, H, O)
+        checkpoint_kings(args.resume, kings)
+        params, opt_state, start_epoch, old = load_checkpoint(args.resume, adam, F, H, O, rows)
         old.setdefault("O", 1)  # checkpoints from before buckets
         old.setdefault("activation", nnuefmt.CRELU)
         for k in ("T", "N", "K", "H", "O", "D", "activation"):
@@ -467,14 +652,18 @@ def main():
                 sys.exit(f"{args.resume}: {k} = {old[k]}, this run has {meta[k]}")
         log(f"resumed from {args.resume} after epoch {start_epoch}")
     elif args.init_net:
-        params = params_from_net(args.init_net, T, N, H, O, activation_code(args))
+        params = params_from_net(args.init_net, T, N, H, O, activation_code(args), kings)
         narrower = params["W1"].shape[1]
-        params = widen(params, H, rng, float(data.n.mean()), args.w1_std, args.b1_init)
+        if kings is not None:
+            params["W1"] = kings.factorise(params["W1"])
+        params = widen(params, H, rng, float(data.n.mean()), args.w1_std, args.b1_init, F)
         opt_state = adam.init(params)
         log(f"started from the weights of {args.init_net}"
             + (f" ({narrower} hidden units widened to {H})" if narrower != H else ""))
     else:
         params = init_params(rng, F, H, float(data.n.mean()), args.w1_std, args.b1_init, O)
+        if kings is not None:
+            params["W1"] = kings.factorise(params["W1"])
         opt_state = adam.init(params)
 
     params = jax.device_put_replicated(params, devices)
@@ -522,7 +711,7 @@ def main():
         host_params = jax.tree_util.tree_map(lambda x: np.asarray(x[0]), params)
         host_opt = jax.tree_util.tree_map(lambda x: np.asarray(x[0]), opt_state)
         save_checkpoint(args.checkpoint, host_params, host_opt, epoch + 1, meta)
-        write_net(args.out, host_params, args)
+        write_net(args.out, host_params, args, kings)
         log(f"epoch {epoch + 1}: train loss {train_loss:.6f}, val loss {val_loss:.6f}, "
             f"lr {lr:.2e}, {seconds:.1f} s, {len(train_idx) / seconds:.0f} pos/s")
         if csv_file:
@@ -531,7 +720,7 @@ def main():
 
     if start_epoch >= end_epoch:
         host_params = jax.tree_util.tree_map(lambda x: np.asarray(x[0]), params)
-        write_net(args.out, host_params, args)
+        write_net(args.out, host_params, args, kings)
     size = os.path.getsize(args.out)
     log(f"wrote {args.out} ({size} bytes) and {args.checkpoint}")
     if csv_file:

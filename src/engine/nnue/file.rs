@@ -5,15 +5,18 @@ use std::fmt;
 use std::path::Path;
 
 use crate::rules::position::accumulator::HAND_INPUTS;
+use crate::rules::position::KingBuckets;
 
 /// The first eight bytes of a net file.
 pub const MAGIC: &[u8; 8] = b"SAKONNUE";
 /// The newest format version this engine reads and writes (it reads every version from 1).
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 /// Smallest and largest hidden-layer width accepted.
 pub const WIDTH_RANGE: (usize, usize) = (8, 4096);
 /// Most output buckets a version-2 file may have.
 pub const MAX_BUCKETS: usize = 16;
+/// Most king buckets a version-3 file may have.
+pub const MAX_KING_BUCKETS: usize = 64;
 
 /// The hidden layer's activation `σ`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -57,7 +60,9 @@ pub struct NetFile {
     pub hand: usize,
     /// Hidden-layer width `H`.
     pub width: usize,
-    /// Input columns, input-major (`inputs · H`).
+    /// Version 3's king buckets (`None`: one set of columns, versions 1 and 2).
+    pub kings: Option<KingBuckets>,
+    /// Input columns, bucket-major then input-major (`king buckets · inputs · H`).
     pub columns: Vec<i16>,
     /// Hidden-layer bias (`H`).
     pub bias: Vec<i16>,
@@ -101,6 +106,8 @@ pub enum NetError {
     BadBuckets(u32),
     /// A version-2 bucket divisor of 0.
     BadDivisor(u32),
+    /// Version 3's king buckets out of range (the royal type, the count or the map).
+    BadKingBuckets(String),
     /// The net is not made for the game being played.
     WrongGame {
         /// The game being played.
@@ -137,6 +144,7 @@ impl fmt::Display for NetError {
                 write!(f, "bad header: {o} output buckets (1 to {MAX_BUCKETS})")
             }
             NetError::BadDivisor(d) => write!(f, "bad header: bucket divisor {d} (at least 1)"),
+            NetError::BadKingBuckets(e) => write!(f, "bad header: king buckets: {e}"),
             NetError::WrongGame { game, games } => {
                 write!(f, "made for {}, not {game}", games.join(", "))
             }
@@ -190,18 +198,20 @@ impl NetFile {
         2 * self.types * (self.squares + self.hand)
     }
 
-    /// The version [`NetFile::to_bytes`] writes: 1 for a net version 1 can hold (the
-    /// clipped ReLU, one bucket, divisor 1), else 2.
+    /// The version [`NetFile::to_bytes`] writes: 3 for a net with king buckets, 1 for a
+    /// net version 1 can hold (the clipped ReLU, one bucket, divisor 1), else 2.
     pub fn version(&self) -> u32 {
         let v1 = (self.activation, self.buckets, self.divisor) == (Activation::ClippedRelu, 1, 1);
-        if v1 {
+        if self.kings.is_some() {
+            3
+        } else if v1 {
             1
         } else {
             2
         }
     }
 
-    /// Parses a net file's bytes (version 1 or 2).
+    /// Parses a net file's bytes (version 1, 2 or 3).
     pub fn parse(bytes: &[u8]) -> Result<NetFile, NetError> {
         let mut r = Reader { bytes, at: 0 };
         if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
@@ -223,8 +233,13 @@ impl NetFile {
             1 => (Activation::ClippedRelu, 1, 1),
             _ => read_output_header(&mut r)?,
         };
+        let kings = match version {
+            3 => Some(read_king_buckets(&mut r, types, squares)?),
+            _ => None,
+        };
+        let sets = kings.as_ref().map_or(1, |k| k.count);
         let inputs = 2 * types * (squares + hand);
-        let columns = r.i16s(inputs * width)?;
+        let columns = r.i16s(sets * inputs * width)?;
         let bias = r.i16s(width)?;
         let (mut out_weights, mut out_bias) = (Vec::new(), Vec::new());
         for _ in 0..buckets {
@@ -240,6 +255,7 @@ impl NetFile {
             squares,
             hand,
             width,
+            kings,
             columns,
             bias,
             activation,
@@ -266,12 +282,18 @@ impl NetFile {
         b.extend_from_slice(&(games.len() as u32).to_le_bytes());
         b.extend_from_slice(games.as_bytes());
         let mut header = vec![self.types, self.squares, self.hand, self.width];
-        if version == 2 {
+        if version >= 2 {
             let code = self.activation.code() as usize;
             header.extend([code, self.buckets, self.divisor]);
         }
+        if let Some(k) = &self.kings {
+            header.extend([k.royal, k.count]);
+        }
         for d in header {
             b.extend_from_slice(&(d as u32).to_le_bytes());
+        }
+        if let Some(k) = &self.kings {
+            b.extend_from_slice(&k.map);
         }
         for v in self.columns.iter().chain(&self.bias) {
             b.extend_from_slice(&v.to_le_bytes());
@@ -311,6 +333,28 @@ fn read_output_header(r: &mut Reader<'_>) -> Result<(Activation, usize, usize), 
         return Err(NetError::BadDivisor(divisor));
     }
     Ok((activation, buckets as usize, divisor as usize))
+}
+
+/// Version 3's royal type, king bucket count and bucket map (one byte per square), checked.
+fn read_king_buckets(
+    r: &mut Reader<'_>,
+    types: usize,
+    squares: usize,
+) -> Result<KingBuckets, NetError> {
+    let bad = |e: String| Err(NetError::BadKingBuckets(e));
+    let royal = r.u32()? as usize;
+    if royal >= types {
+        return bad(format!("royal piece type {royal} of {types} types"));
+    }
+    let count = r.u32()? as usize;
+    if !(1..=MAX_KING_BUCKETS).contains(&count) {
+        return bad(format!("{count} buckets (1 to {MAX_KING_BUCKETS})"));
+    }
+    let map = r.take(squares)?.to_vec();
+    if let Some(sq) = map.iter().position(|&b| usize::from(b) >= count) {
+        return bad(format!("square {sq} in bucket {} of {count}", map[sq]));
+    }
+    Ok(KingBuckets { royal, count, map })
 }
 
 fn check_header(types: usize, squares: usize, hand: usize, width: usize) -> Result<(), NetError> {

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::rules::compile::BoardWidth;
-use crate::rules::position::{Color, InputColumns, InputShape, Position};
+use crate::rules::position::{Color, InputColumns, InputShape, KingBuckets, Position};
 use crate::rules::variant::{all_variants, variant_id, VariantDef};
 
 pub use file::{Activation, NetError, NetFile};
@@ -85,7 +85,18 @@ impl Network {
                 file.types, file.squares, def.name, shape.types, shape.squares
             )));
         }
-        let columns = InputColumns::new(shape, file.columns.clone(), file.bias.clone())
+        let royal = def.pieces.iter().position(|p| p.royal).unwrap_or(0);
+        let kings = match &file.kings {
+            Some(k) if k.royal != royal => {
+                return Err(NetError::WrongShape(format!(
+                    "king buckets by piece type {}, but {}'s royal piece is type {royal}",
+                    k.royal, def.name
+                )))
+            }
+            Some(k) => k.clone(),
+            None => KingBuckets::single(royal, shape.squares),
+        };
+        let columns = InputColumns::new(shape, kings, file.columns.clone(), file.bias.clone())
             .ok_or_else(|| NetError::WrongShape("input layer size".into()))?;
         check_output_layer(file)?;
         Ok(Network {
@@ -198,9 +209,10 @@ impl Network {
         let mut view = |c: Color| {
             let mut a: Vec<f64> = self.columns.bias().iter().map(|&b| b as f64).collect();
             let inputs = crate::rules::position::accumulator::active_inputs(&shape, pos, c);
+            let k = self.columns.bucket_of(pos, c);
             n = inputs.len();
             for i in inputs {
-                for (x, &w) in a.iter_mut().zip(self.columns.column(i)) {
+                for (x, &w) in a.iter_mut().zip(self.columns.bucket_column(k, i)) {
                     *x += w as f64;
                 }
             }
@@ -314,3 +326,6 @@ fn dot_squared_plain(a: &[i16], w: &[i16]) -> i32 {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod king_bucket_tests;

@@ -5,7 +5,7 @@ use crate::rules::position::accumulator::HAND_INPUTS;
 use crate::rules::variant::{all_variants, variant_id};
 
 /// A network of small random weights for `def` (hidden width `width`).
-fn random_net(def: &VariantDef, width: usize, seed: u64) -> NetFile {
+pub(super) fn random_net(def: &VariantDef, width: usize, seed: u64) -> NetFile {
     let mut next = test_rng(seed);
     let types = def.pieces.len();
     let squares = def.geometry.squares();
@@ -17,6 +17,7 @@ fn random_net(def: &VariantDef, width: usize, seed: u64) -> NetFile {
         squares,
         hand: HAND_INPUTS,
         width,
+        kings: None,
         columns: (0..inputs * width).map(|_| small(121, 60)).collect(),
         bias: (0..width).map(|_| small(201, 50)).collect(),
         activation: Activation::ClippedRelu,
@@ -27,7 +28,7 @@ fn random_net(def: &VariantDef, width: usize, seed: u64) -> NetFile {
     }
 }
 
-fn def_of(name: &str) -> &'static VariantDef {
+pub(super) fn def_of(name: &str) -> &'static VariantDef {
     &all_variants()[variant_id(name).unwrap()]
 }
 
@@ -35,10 +36,21 @@ fn def_of(name: &str) -> &'static VariantDef {
 /// every make and unmake that the kept accumulators equal a fresh computation.
 /// Returns the move kinds played.
 fn check_accumulators<B: BoardWidth>(def: &VariantDef, seed: u64) -> Vec<MoveKind> {
-    let net = Network::for_game(&random_net(def, 16, seed), def, "test").unwrap();
+    check_accumulators_of::<B>(def, &random_net(def, 16, seed), seed).0
+}
+
+/// [`check_accumulators`] with the net `file`; returns the move kinds played and how
+/// many moves took a king to another bucket.
+pub(super) fn check_accumulators_of<B: BoardWidth>(
+    def: &VariantDef,
+    file: &NetFile,
+    seed: u64,
+) -> (Vec<MoveKind>, usize) {
+    let net = Network::for_game(file, def, "test").unwrap();
     let rules = B::rules(variant_id(def.name).unwrap());
     let mut next = test_rng(seed + 1);
     let mut kinds = Vec::new();
+    let mut bucket_changes = 0;
     for _ in 0..12 {
         let mut pos = Position::<B>::from_fen(rules, def.start_fen).unwrap();
         pos.set_input_columns(Some(net.input_columns()));
@@ -60,13 +72,18 @@ fn check_accumulators<B: BoardWidth>(def: &VariantDef, seed: u64) -> Vec<MoveKin
                 moves[next(moves.len())]
             };
             kinds.push(m.kind());
+            let before = Color::iter().map(|v| net.columns.bucket_of(&pos, v));
+            let before: Vec<usize> = before.collect();
             pos.make(m);
             played.push(m);
+            let after = Color::iter().map(|v| net.columns.bucket_of(&pos, v));
+            bucket_changes += usize::from(after.collect::<Vec<_>>() != before);
             // The sums wait until asked for: sometimes several plies go by first, and
             // a copy of the position works them out for itself.
             assert!(pos.accumulators().is_none(), "{} after {m:?}", def.name);
             if next(4) == 0 {
-                let copy = pos.clone();
+                let mut copy = pos.clone();
+                copy.update_accumulators();
                 let (_, acc) = copy.accumulators().unwrap();
                 assert_eq!(acc, &net.columns.refresh(&pos), "{} copy", def.name);
             }
@@ -88,7 +105,7 @@ fn check_accumulators<B: BoardWidth>(def: &VariantDef, seed: u64) -> Vec<MoveKin
             );
         }
     }
-    kinds
+    (kinds, bucket_changes)
 }
 
 #[test]
@@ -155,7 +172,11 @@ fn check_against_float<B: BoardWidth>(def: &VariantDef, seed: u64) {
 
 /// The integer evaluation of `pos` within a centipawn of the float reference: the integer
 /// sums are exact; only the final division truncates.
-fn assert_within_a_centipawn<B: BoardWidth>(net: &Network, pos: &Position<B>, game: &str) {
+pub(super) fn assert_within_a_centipawn<B: BoardWidth>(
+    net: &Network,
+    pos: &Position<B>,
+    game: &str,
+) {
     let (int, float) = (net.evaluate(pos), net.evaluate_float(pos));
     assert!(
         (int as f64 - float).abs() < 1.0 + 1e-6,
@@ -408,8 +429,8 @@ fn broken_version_2_files_are_refused_with_the_reason() {
     ));
     assert!(matches!(err(&bytes[..at + 6]), NetError::Truncated { .. }));
     let mut version = bytes.clone();
-    version[8] = 3;
-    assert_eq!(err(&version), NetError::Version(3));
+    version[8] = 4;
+    assert_eq!(err(&version), NetError::Version(4));
     for e in [NetError::UnknownActivation(2), NetError::BadBuckets(17)] {
         assert!(e.to_string().starts_with("bad header: "), "{e}");
     }

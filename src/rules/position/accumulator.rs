@@ -2,9 +2,11 @@
 //! colour and type on some square, or the k-th piece of a type in hand), seen from each
 //! side's point of view, whose sum over the active inputs the position keeps track of as
 //! pieces are put, removed and taken into or out of hand (noting the changes at each make,
-//! summing them when asked: [`Position::update_accumulators`]). This is the first layer of
-//! an efficiently updatable network (see `docs/nnue.md` for the input numbering); the
-//! position knows nothing of the layers after it.
+//! summing them when asked: [`Position::update_accumulators`]). A net may have one set of
+//! columns per king bucket ([`KingBuckets`]): each view sums the set of the bucket its own
+//! king stands in, and a view whose king changes bucket is summed afresh. This is the first
+//! layer of an efficiently updatable network (see `docs/nnue.md` for the input numbering);
+//! the position knows nothing of the layers after it.
 
 use std::sync::Arc;
 
@@ -37,15 +39,20 @@ impl InputShape {
     #[inline(always)]
     pub fn board_input(&self, view: Color, owner: Color, t: PieceType, sq: Square) -> usize {
         let side = usize::from(owner != view);
-        let seen = match view {
+        (side * self.types + t) * self.squares + self.seen_square(view, sq)
+    }
+
+    /// The square `sq` as `view` sees it: itself for White, its rank mirrored for Black.
+    #[inline(always)]
+    pub fn seen_square(&self, view: Color, sq: Square) -> usize {
+        match view {
             Color::White => sq,
             Color::Black => {
                 let ranks = self.squares / self.files;
                 let (file, rank) = (sq % self.files, sq / self.files);
                 (ranks - 1 - rank) * self.files + file
             }
-        };
-        (side * self.types + t) * self.squares + seen
+        }
     }
 
     /// The input of the `k`-th (1-based, at most [`HAND_INPUTS`]) piece of `owner` and
@@ -66,27 +73,102 @@ impl InputShape {
     }
 }
 
-/// The first layer: a column of `width` numbers per input, and a bias.
+/// Which set of input columns a view uses: the bucket of the square its own royal piece
+/// stands on, as that view sees the board (`docs/nnue.md`, "King buckets").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KingBuckets {
+    /// The royal piece type whose square picks the bucket.
+    pub royal: PieceType,
+    /// Number of buckets (sets of columns), at least 1.
+    pub count: usize,
+    /// The bucket of each square, in the viewer's frame (as [`InputShape::seen_square`]).
+    pub map: Vec<u8>,
+}
+
+impl KingBuckets {
+    /// A single bucket: both views use the one set of columns wherever the kings stand.
+    pub fn single(royal: PieceType, squares: usize) -> KingBuckets {
+        KingBuckets {
+            royal,
+            count: 1,
+            map: vec![0; squares],
+        }
+    }
+
+    /// `view`'s bucket in `pos`: that of its royal piece's square (the lowest as `view`
+    /// sees the board, if it has several), or 0 when it has none on the board.
+    #[inline]
+    pub fn bucket_of<B: BoardWidth>(
+        &self,
+        shape: &InputShape,
+        pos: &Position<B>,
+        view: Color,
+    ) -> usize {
+        if self.count == 1 {
+            return 0;
+        }
+        let mut kings = pos.pieces(view, self.royal);
+        let mut lowest = usize::MAX;
+        while kings.any() {
+            let sq = kings.lsb();
+            kings ^= B::square(sq);
+            lowest = lowest.min(shape.seen_square(view, sq));
+        }
+        self.map.get(lowest).map_or(0, |&b| usize::from(b))
+    }
+}
+
+/// The first layer: a column of `width` numbers per input and king bucket, and a bias.
 #[derive(Clone, Debug)]
 pub struct InputColumns {
     shape: InputShape,
+    kings: KingBuckets,
     width: usize,
-    /// Input `i`'s column at `i * width`.
+    /// Input `i`'s column of bucket `k` at `(k * inputs + i) * width`.
     columns: Vec<i16>,
     bias: Vec<i16>,
 }
 
 impl InputColumns {
-    /// Columns for `shape` from `columns` (input-major) and `bias`; `None` when the
-    /// lengths do not fit the shape and `bias.len()`.
-    pub fn new(shape: InputShape, columns: Vec<i16>, bias: Vec<i16>) -> Option<InputColumns> {
+    /// Columns for `shape` and the buckets `kings` from `columns` (bucket-major, then
+    /// input-major) and `bias`; `None` when the lengths do not fit the shape, the bucket
+    /// count and `bias.len()`, or the bucket map does not fit the board.
+    pub fn new(
+        shape: InputShape,
+        kings: KingBuckets,
+        columns: Vec<i16>,
+        bias: Vec<i16>,
+    ) -> Option<InputColumns> {
         let width = bias.len();
-        (width > 0 && columns.len() == shape.inputs() * width).then_some(InputColumns {
+        let map_fits = kings.count >= 1
+            && kings.royal < shape.types
+            && kings.map.len() == shape.squares
+            && kings.map.iter().all(|&b| usize::from(b) < kings.count);
+        let size_fits = columns.len() == kings.count * shape.inputs() * width;
+        (width > 0 && map_fits && size_fits).then_some(InputColumns {
             shape,
+            kings,
             width,
             columns,
             bias,
         })
+    }
+
+    /// The king buckets.
+    pub fn king_buckets(&self) -> &KingBuckets {
+        &self.kings
+    }
+
+    /// `view`'s king bucket in `pos`.
+    #[inline]
+    pub fn bucket_of<B: BoardWidth>(&self, pos: &Position<B>, view: Color) -> usize {
+        self.kings.bucket_of(&self.shape, pos, view)
+    }
+
+    /// The column of input `i` in king bucket `k`.
+    #[inline(always)]
+    pub fn bucket_column(&self, k: usize, i: usize) -> &[i16] {
+        self.column(k * self.shape.inputs() + i)
     }
 
     /// The shape the columns are for.
@@ -99,7 +181,8 @@ impl InputColumns {
         self.width
     }
 
-    /// The column of input `i`.
+    /// Column `i` of the whole layer (input `i` of bucket 0; bucket `k` starts at
+    /// `k` times the inputs of the shape).
     #[inline(always)]
     pub fn column(&self, i: usize) -> &[i16] {
         &self.columns[i * self.width..(i + 1) * self.width]
@@ -112,13 +195,31 @@ impl InputColumns {
 
     /// The accumulators of `pos` computed from nothing: White's view, then Black's.
     pub fn refresh<B: BoardWidth>(&self, pos: &Position<B>) -> [Vec<i16>; 2] {
-        let mut acc = [self.bias.clone(), self.bias.clone()];
-        for view in Color::iter() {
-            for i in active_inputs(&self.shape, pos, view) {
-                add_column(&mut acc[view], self.column(i));
-            }
-        }
+        [
+            self.refresh_view(pos, Color::White),
+            self.refresh_view(pos, Color::Black),
+        ]
+    }
+
+    /// `view`'s accumulator of `pos` computed from nothing, in its king bucket.
+    pub fn refresh_view<B: BoardWidth>(&self, pos: &Position<B>, view: Color) -> Vec<i16> {
+        let mut acc = self.bias.clone();
+        self.refresh_view_into(pos, view, &mut acc);
         acc
+    }
+
+    /// [`Self::refresh_view`] written into `acc` (of the hidden width).
+    pub fn refresh_view_into<B: BoardWidth>(
+        &self,
+        pos: &Position<B>,
+        view: Color,
+        acc: &mut [i16],
+    ) {
+        acc.copy_from_slice(&self.bias);
+        let k = self.bucket_of(pos, view);
+        for i in active_inputs(&self.shape, pos, view) {
+            add_column(acc, self.bucket_column(k, i));
+        }
     }
 }
 
@@ -157,11 +258,13 @@ struct Change {
 /// The accumulators of one ply and the changes that lead to them from the ply below.
 #[derive(Clone, Debug)]
 struct PlyAccumulators {
-    /// White's view, Black's; up to date only when `computed`.
+    /// White's view, Black's; each up to date only when `computed` says so.
     values: [Vec<i16>; 2],
     /// What the ply's make changed (empty for the ply the columns were installed on).
     changes: Vec<Change>,
-    computed: bool,
+    computed: [bool; 2],
+    /// Each view's king bucket at this ply.
+    buckets: [u8; 2],
 }
 
 /// Installed columns and the position's two accumulators (White's view, Black's), one
@@ -182,61 +285,113 @@ pub(super) struct Accumulators {
 }
 
 impl Accumulators {
-    /// The highest ply at or below `top` whose sums are worked out (ply 0 always is).
-    fn computed_base(&self) -> usize {
-        (0..=self.top)
-            .rev()
-            .find(|&j| self.plies[j].computed)
-            .unwrap_or(0)
+    /// How `view`'s sums of ply `top` can be had: `Some(base)` when they follow from ply
+    /// `base`'s (the highest ply at or below `top` that has them) by the changes above it,
+    /// `None` when no ply has them or the view's king changed bucket on the way: then only
+    /// a fresh sum from the board will do.
+    fn incremental_base(&self, view: Color) -> Option<usize> {
+        let mut j = self.top;
+        loop {
+            let ply = &self.plies[j];
+            if ply.computed[view] {
+                return Some(j);
+            }
+            if j == 0 || ply.buckets[view] != self.plies[j - 1].buckets[view] {
+                return None;
+            }
+            j -= 1;
+        }
     }
 
-    /// The sums of ply `top` worked out without changing anything (for a clone).
-    fn current_values(&self) -> [Vec<i16>; 2] {
-        let base = self.computed_base();
-        let mut values = self.plies[base].values.clone();
-        for ply in &self.plies[base + 1..=self.top] {
-            for &c in &ply.changes {
-                apply_in_place(&self.columns, &mut values, c);
+    /// The sums of ply `top` worked out without changing anything (for a clone); `None`
+    /// for a view that needs a fresh sum from the board.
+    fn current_values(&self) -> [Option<Vec<i16>>; 2] {
+        [Color::White, Color::Black].map(|view| {
+            let base = self.incremental_base(view)?;
+            let k = usize::from(self.plies[self.top].buckets[view]);
+            let mut values = self.plies[base].values[view].clone();
+            for ply in &self.plies[base + 1..=self.top] {
+                for &c in &ply.changes {
+                    apply_in_place(&self.columns, &mut values, view, k, c);
+                }
             }
+            Some(values)
+        })
+    }
+
+    /// Works out `view`'s sums of every ply above `base` up to `top`, each from the one
+    /// below and its changes.
+    #[inline]
+    fn sum_up(&mut self, view: Color, base: usize) {
+        for j in base + 1..=self.top {
+            let (below, rest) = self.plies.split_at_mut(j);
+            let (prev, ply) = (&below[j - 1], &mut rest[0]);
+            let k = usize::from(ply.buckets[view]);
+            apply_changes(
+                &self.columns,
+                &ply.changes,
+                view,
+                k,
+                &prev.values[view],
+                &mut ply.values[view],
+            );
+            ply.computed[view] = true;
         }
-        values
     }
 
     /// Notes a change of the current ply; with no ply made since installing (a move
-    /// made before being taken back), the sums change at once.
+    /// made before being taken back), the sums change at once (and are summed afresh
+    /// after the unmake if a king changed bucket).
     #[inline(always)]
     fn note(&mut self, inputs: [u32; 2], add: bool) {
         let change = Change { inputs, add };
         if self.top == 0 {
-            apply_in_place(&self.columns, &mut self.plies[0].values, change);
+            let ply = &mut self.plies[0];
+            for view in Color::iter() {
+                let k = usize::from(ply.buckets[view]);
+                apply_in_place(&self.columns, &mut ply.values[view], view, k, change);
+            }
         } else {
             self.plies[self.top].changes.push(change);
         }
     }
 }
 
-/// Adds or takes away `change`'s columns in both points of view of `values`.
+/// Adds or takes away `change`'s column in `view`'s sums `values`, in king bucket `k`.
 #[inline(always)]
-fn apply_in_place(columns: &InputColumns, values: &mut [Vec<i16>; 2], change: Change) {
-    for view in Color::iter() {
-        let col = columns.column(change.inputs[view] as usize);
-        if change.add {
-            add_column(&mut values[view], col);
-        } else {
-            sub_column(&mut values[view], col);
-        }
+fn apply_in_place(
+    columns: &InputColumns,
+    values: &mut [i16],
+    view: Color,
+    k: usize,
+    change: Change,
+) {
+    let col = columns.bucket_column(k, change.inputs[view] as usize);
+    if change.add {
+        add_column(values, col);
+    } else {
+        sub_column(values, col);
     }
 }
 
 impl Clone for Accumulators {
-    /// Only the current ply's sums: the clone takes moves made before it back by sums.
+    /// Only the current ply's sums: the clone takes moves made before it back by sums
+    /// (a view that needs a fresh sum gets it at its first evaluation).
     fn clone(&self) -> Self {
+        let top = &self.plies[self.top];
+        let [white, black] = self.current_values();
+        let computed = [white.is_some(), black.is_some()];
+        let values = [
+            white.unwrap_or_else(|| top.values[Color::White].clone()),
+            black.unwrap_or_else(|| top.values[Color::Black].clone()),
+        ];
         Accumulators {
             columns: self.columns.clone(),
             plies: vec![PlyAccumulators {
-                values: self.current_values(),
+                values,
                 changes: Vec::new(),
-                computed: true,
+                computed,
+                buckets: top.buckets,
             }],
             top: 0,
             undoing: self.undoing,
@@ -254,7 +409,8 @@ impl<B: BoardWidth> Position<B> {
                 let root = PlyAccumulators {
                     values: c.refresh(self),
                     changes: Vec::new(),
-                    computed: true,
+                    computed: [true; 2],
+                    buckets: self.king_buckets(&c),
                 };
                 Box::new(Accumulators {
                     columns: c,
@@ -273,31 +429,41 @@ impl<B: BoardWidth> Position<B> {
     pub fn accumulators(&self) -> Option<(&Arc<InputColumns>, &[Vec<i16>; 2])> {
         self.accumulators.as_ref().and_then(|a| {
             let ply = &a.plies[a.top];
-            ply.computed.then_some((&a.columns, &ply.values))
+            (ply.computed == [true; 2]).then_some((&a.columns, &ply.values))
         })
     }
 
-    /// Works out the current ply's accumulators, if columns are installed: each ply
-    /// above the nearest one that has its sums gets them in one pass.
+    /// Works out the current ply's accumulators, if columns are installed: for each
+    /// view, each ply above the nearest one that has its sums gets them in one pass, or,
+    /// when the view's king changed bucket on the way, the current ply's are summed
+    /// afresh from the board.
     #[inline]
     pub fn update_accumulators(&mut self) {
-        let Some(a) = &mut self.accumulators else {
+        // Taken out for the while, so that a fresh sum can read the board.
+        let Some(mut a) = self.accumulators.take() else {
             return;
         };
-        for j in a.computed_base() + 1..=a.top {
-            let (below, rest) = a.plies.split_at_mut(j);
-            let (prev, ply) = (&below[j - 1], &mut rest[0]);
-            for view in Color::iter() {
-                apply_changes(
-                    &a.columns,
-                    &ply.changes,
-                    view,
-                    &prev.values[view],
-                    &mut ply.values[view],
-                );
+        for view in Color::iter() {
+            let top = a.top;
+            if a.plies[top].computed[view] {
+                continue;
             }
-            ply.computed = true;
+            match a.incremental_base(view) {
+                Some(base) => a.sum_up(view, base),
+                None => {
+                    let ply = &mut a.plies[top];
+                    a.columns
+                        .refresh_view_into(self, view, &mut ply.values[view]);
+                    ply.computed[view] = true;
+                }
+            }
         }
+        self.accumulators = Some(a);
+    }
+
+    /// Each view's king bucket for `columns` on the current board.
+    fn king_buckets(&self, columns: &InputColumns) -> [u8; 2] {
+        [Color::White, Color::Black].map(|view| columns.bucket_of(self, view) as u8)
     }
 
     /// At the start of a make: a new ply whose changes the make notes.
@@ -305,19 +471,38 @@ impl<B: BoardWidth> Position<B> {
     pub(super) fn push_accumulators(&mut self) {
         if let Some(a) = &mut self.accumulators {
             let next = a.top + 1;
+            let buckets = a.plies[a.top].buckets;
             if a.plies.len() == next {
                 let fresh = a.plies[0].values.clone();
                 a.plies.push(PlyAccumulators {
                     values: fresh,
                     changes: Vec::with_capacity(8),
-                    computed: false,
+                    computed: [false; 2],
+                    buckets,
                 });
             } else {
                 let ply = &mut a.plies[next];
                 ply.changes.clear();
-                ply.computed = false;
+                ply.computed = [false; 2];
+                ply.buckets = buckets;
             }
             a.top = next;
+        }
+    }
+
+    /// At the end of a make: the new ply's king buckets, when the net has several.
+    #[inline(always)]
+    pub(super) fn settle_king_buckets(&mut self) {
+        let Some(a) = &self.accumulators else {
+            return;
+        };
+        if a.columns.king_buckets().count == 1 {
+            return;
+        }
+        let buckets = self.king_buckets(&a.columns);
+        if let Some(a) = &mut self.accumulators {
+            let top = a.top;
+            a.plies[top].buckets = buckets;
         }
     }
 
@@ -335,11 +520,30 @@ impl<B: BoardWidth> Position<B> {
         }
     }
 
-    /// At the end of an unmake: board changes update the accumulators again.
+    /// At the end of an unmake: board changes update the accumulators again. (An unmake
+    /// that changed the sums in place, of a move made before installing, sums a view
+    /// afresh when its king changed bucket.)
     #[inline(always)]
     pub(super) fn end_unmake_accumulators(&mut self) {
+        let Some(a) = &mut self.accumulators else {
+            return;
+        };
+        let in_place = !a.undoing && a.top == 0;
+        a.undoing = false;
+        if !in_place || a.columns.king_buckets().count == 1 {
+            return;
+        }
+        let columns = Arc::clone(&a.columns);
+        let buckets = self.king_buckets(&columns);
+        let fresh = [Color::White, Color::Black].map(|view| columns.refresh_view(self, view));
         if let Some(a) = &mut self.accumulators {
-            a.undoing = false;
+            let root = &mut a.plies[0];
+            for (view, values) in Color::iter().zip(fresh) {
+                if root.buckets[view] != buckets[view] {
+                    root.values[view] = values;
+                }
+            }
+            root.buckets = buckets;
         }
     }
 
@@ -388,13 +592,14 @@ impl<B: BoardWidth> Position<B> {
 }
 
 /// `to = from` plus the added and minus the removed columns of `changes` from `view`'s
-/// point of view (wrapping, like [`add_column`]; with AVX2 where the CPU has it: the
-/// same integers).
+/// point of view, in king bucket `k` (wrapping, like [`add_column`]; with AVX2 where the
+/// CPU has it: the same integers).
 #[inline(always)]
 fn apply_changes(
     columns: &InputColumns,
     changes: &[Change],
     view: Color,
+    k: usize,
     from: &[i16],
     to: &mut [i16],
 ) {
@@ -402,10 +607,10 @@ fn apply_changes(
     {
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has just been found to support AVX2.
-            return unsafe { apply_changes_avx2(columns, changes, view, from, to) };
+            return unsafe { apply_changes_avx2(columns, changes, view, k, from, to) };
         }
     }
-    apply_changes_plain(columns, changes, view, from, to)
+    apply_changes_plain(columns, changes, view, k, from, to)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -414,10 +619,11 @@ unsafe fn apply_changes_avx2(
     columns: &InputColumns,
     changes: &[Change],
     view: Color,
+    k: usize,
     from: &[i16],
     to: &mut [i16],
 ) {
-    apply_changes_plain(columns, changes, view, from, to)
+    apply_changes_plain(columns, changes, view, k, from, to)
 }
 
 /// [`apply_changes`] without vector instructions beyond the build's baseline. The usual
@@ -428,10 +634,11 @@ fn apply_changes_plain(
     columns: &InputColumns,
     changes: &[Change],
     view: Color,
+    k: usize,
     from: &[i16],
     to: &mut [i16],
 ) {
-    let col = |c: &Change| columns.column(c.inputs[view] as usize);
+    let col = |c: &Change| columns.bucket_column(k, c.inputs[view] as usize);
     let added = changes.iter().filter(|c| c.add).count();
     if added == 1 && (2..=3).contains(&changes.len()) {
         let mut add: &[i16] = &[];

@@ -19,6 +19,7 @@ impl<B: BoardWidth> Position<B> {
             MoveKind::EnPassant => self.make_en_passant(m),
             kind => self.make_board_move(m, kind),
         }
+        self.settle_king_buckets();
         self.update_rights(prev.rights, m.from(), m.to());
         self.end_ply();
         if self.st.ep_in_key {

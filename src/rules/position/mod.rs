@@ -22,7 +22,7 @@ pub mod notation;
 pub mod outcome;
 mod weights;
 
-pub use accumulator::{InputColumns, InputShape};
+pub use accumulator::{InputColumns, InputShape, KingBuckets};
 pub use fen::{fen_board_cells, FenError};
 pub use movegen::{LegalityInfo, MoveSet};
 pub use weights::SquareWeights;
