@@ -3,6 +3,7 @@
 
 use std::fmt;
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::rules::position::accumulator::HAND_INPUTS;
 use crate::rules::position::KingBuckets;
@@ -62,8 +63,9 @@ pub struct NetFile {
     pub width: usize,
     /// Version 3's king buckets (`None`: one set of columns, versions 1 and 2).
     pub kings: Option<KingBuckets>,
-    /// Input columns, bucket-major then input-major (`king buckets · inputs · H`).
-    pub columns: Vec<i16>,
+    /// Input columns, bucket-major then input-major (`king buckets · inputs · H`);
+    /// shared with every network made from the file, not copied.
+    pub columns: Arc<[i16]>,
     /// Hidden-layer bias (`H`).
     pub bias: Vec<i16>,
     /// The hidden layer's activation.
@@ -239,7 +241,7 @@ impl NetFile {
         };
         let sets = kings.as_ref().map_or(1, |k| k.count);
         let inputs = 2 * types * (squares + hand);
-        let columns = r.i16s(sets * inputs * width)?;
+        let columns = r.i16s(sets * inputs * width)?.into();
         let bias = r.i16s(width)?;
         let (mut out_weights, mut out_bias) = (Vec::new(), Vec::new());
         for _ in 0..buckets {

@@ -96,7 +96,7 @@ impl Network {
             Some(k) => k.clone(),
             None => KingBuckets::single(royal, shape.squares),
         };
-        let columns = InputColumns::new(shape, kings, file.columns.clone(), file.bias.clone())
+        let columns = InputColumns::new(shape, kings, Arc::clone(&file.columns), file.bias.clone())
             .ok_or_else(|| NetError::WrongShape("input layer size".into()))?;
         check_output_layer(file)?;
         Ok(Network {

@@ -124,8 +124,9 @@ pub struct InputColumns {
     shape: InputShape,
     kings: KingBuckets,
     width: usize,
-    /// Input `i`'s column of bucket `k` at `(k * inputs + i) * width`.
-    columns: Vec<i16>,
+    /// Input `i`'s column of bucket `k` at `(k * inputs + i) * width`; shared with
+    /// the net file it came from.
+    columns: Arc<[i16]>,
     bias: Vec<i16>,
 }
 
@@ -136,7 +137,7 @@ impl InputColumns {
     pub fn new(
         shape: InputShape,
         kings: KingBuckets,
-        columns: Vec<i16>,
+        columns: Arc<[i16]>,
         bias: Vec<i16>,
     ) -> Option<InputColumns> {
         let width = bias.len();
