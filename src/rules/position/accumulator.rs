@@ -535,12 +535,15 @@ impl<B: BoardWidth> Position<B> {
             return;
         }
         let columns = Arc::clone(&a.columns);
+        let before = a.plies[0].buckets;
         let buckets = self.king_buckets(&columns);
-        let fresh = [Color::White, Color::Black].map(|view| columns.refresh_view(self, view));
+        // Only a view whose king changed bucket is summed afresh.
+        let fresh = [Color::White, Color::Black]
+            .map(|view| (before[view] != buckets[view]).then(|| columns.refresh_view(self, view)));
         if let Some(a) = &mut self.accumulators {
             let root = &mut a.plies[0];
             for (view, values) in Color::iter().zip(fresh) {
-                if root.buckets[view] != buckets[view] {
+                if let Some(values) = values {
                     root.values[view] = values;
                 }
             }
