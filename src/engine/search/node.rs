@@ -59,6 +59,8 @@ pub(super) struct Node {
     pub(super) raw_eval: i32,
     /// The evaluation corrected by the correction history (`-INF` in check).
     pub(super) corrected_eval: i32,
+    /// The hash of the pawn formation that keys the correction (0 in check: unused).
+    pub(super) pawn_hash: u64,
     /// The node is or was on a principal variation (PV node, or the table says so).
     pub(super) tt_pv: bool,
     /// The table's move (`Move::NONE` if none).
@@ -89,6 +91,8 @@ pub(super) struct StaticEval {
     /// The corrected one, or the table's score where its bound says the true value
     /// lies beyond it.
     pub(super) refined: i32,
+    /// The hash of the pawn formation that keys the correction.
+    pub(super) pawn_hash: u64,
 }
 
 /// A move of the move loop, as `search_move` needs it.
@@ -236,6 +240,7 @@ impl<B: BoardWidth> Worker<'_, B> {
                 raw: NO_EVAL,
                 corrected: -INF,
                 refined: -INF,
+                pawn_hash: 0,
             }
         } else {
             self.static_eval(tt.as_ref(), ply)
@@ -252,6 +257,7 @@ impl<B: BoardWidth> Worker<'_, B> {
             improving,
             raw_eval: eval.raw,
             corrected_eval: eval.corrected,
+            pawn_hash: eval.pawn_hash,
             tt_pv: pv_node || tt.is_some_and(|e| e.pv),
             tt_move: tt.map_or(Move::NONE, |e| e.mv),
             tt_move_extension: 0,
@@ -300,7 +306,9 @@ impl<B: BoardWidth> Worker<'_, B> {
             Some(e) if e.eval != NO_EVAL => e.eval,
             _ => self.evaluate(),
         };
-        let corrected = (raw + self.eval_correction()).clamp(1 - MATE_BOUND, MATE_BOUND - 1);
+        let pawn_hash = pawn_hash(&self.pos, self.pos.rules.pawn);
+        let correction = self.hist.correction(self.pos.side(), pawn_hash);
+        let corrected = (raw + correction).clamp(1 - MATE_BOUND, MATE_BOUND - 1);
         let refined = match tt {
             Some(e) if e.score.abs() < MATE_BOUND => {
                 let s = from_tt(e.score, ply);
@@ -317,14 +325,8 @@ impl<B: BoardWidth> Worker<'_, B> {
             raw,
             corrected,
             refined,
+            pawn_hash,
         }
-    }
-
-    /// The correction history's correction for the current position.
-    #[inline]
-    fn eval_correction(&self) -> i32 {
-        let pawns = pawn_hash(&self.pos, self.pos.rules.pawn);
-        self.hist.correction(self.pos.side(), pawns)
     }
 
     /// Teaches the correction history a searched node's value `best` (bound `bound`):
@@ -345,10 +347,10 @@ impl<B: BoardWidth> Worker<'_, B> {
         {
             return;
         }
-        let pawns = pawn_hash(&self.pos, self.pos.rules.pawn);
         let error = best - node.raw_eval;
         let side = self.pos.side();
-        self.hist.update_correction(side, pawns, error, node.depth);
+        self.hist
+            .update_correction(side, node.pawn_hash, error, node.depth);
     }
 
     /// The move loop of a node: generates and orders the legal moves, prunes late and
