@@ -3,6 +3,10 @@
 //! pay (by piece, destination and victim), which quiet moves answer which earlier
 //! moves (continuation history), and the refutation of each move (countermoves).
 //!
+//! A last table corrects the static evaluation rather than ordering moves: by pawn
+//! formation and side to move, how far the searched values of recent nodes lay from
+//! their static evaluation, on average (correction history).
+//!
 //! Every statistic moves by a bounded ("gravity") update: a bonus pulls it towards
 //! `±HISTORY_MAX` by less the closer it already is, so no entry saturates and old
 //! lessons fade. The tables of each search thread live in a [`HistoryBank`] kept by the
@@ -13,6 +17,7 @@ use std::sync::Mutex;
 use crate::rules::compile::MAX_TYPES;
 use crate::rules::geometry::MAX_SQUARES;
 use crate::rules::moves::Move;
+use crate::rules::position::Color;
 
 /// The bound of every history entry.
 pub const HISTORY_MAX: i32 = 16_384;
@@ -26,7 +31,16 @@ pub fn slot(piece: u8, to: usize) -> usize {
     piece as usize * MAX_SQUARES + to
 }
 
-/// The move-ordering statistics of one search thread.
+/// Entries of the correction table per side to move (a power of two).
+const CORRECTION_ENTRIES: usize = 16_384;
+
+/// Correction entries count in 1/`CORRECTION_GRAIN` centipawns.
+const CORRECTION_GRAIN: i32 = 64;
+
+/// The largest correction, in the table's units (128 centipawns).
+const CORRECTION_LIMIT: i32 = 128 * CORRECTION_GRAIN;
+
+/// The move-ordering statistics of one search thread, and its evaluation corrections.
 pub struct Histories {
     /// Quiet moves by (piece, destination).
     quiet: Vec<i16>,
@@ -36,6 +50,9 @@ pub struct Histories {
     continuation: Vec<i16>,
     /// The quiet move that last refuted each (piece, destination) of the move before.
     countermoves: Vec<Move>,
+    /// By side to move and pawn-formation hash: the recent mean of (searched value −
+    /// static evaluation), in 1/`CORRECTION_GRAIN` centipawns.
+    correction: Vec<i16>,
 }
 
 /// Moves `entry` by `bonus` towards `±HISTORY_MAX`, less the closer it is.
@@ -60,6 +77,7 @@ impl Histories {
             capture: vec![0; SLOTS * MAX_TYPES],
             continuation: vec![0; SLOTS * SLOTS],
             countermoves: vec![Move::NONE; SLOTS],
+            correction: vec![0; 2 * CORRECTION_ENTRIES],
         }
     }
 
@@ -69,6 +87,31 @@ impl Histories {
         self.capture.fill(0);
         self.continuation.fill(0);
         self.countermoves.fill(Move::NONE);
+        self.correction.fill(0);
+    }
+
+    #[inline(always)]
+    fn correction_index(side: Color, pawn_hash: u64) -> usize {
+        side.index() * CORRECTION_ENTRIES + (pawn_hash as usize & (CORRECTION_ENTRIES - 1))
+    }
+
+    /// The correction, in centipawns, of the static evaluation of a position with
+    /// `side` to move and pawn formation `pawn_hash`.
+    #[inline(always)]
+    pub fn correction(&self, side: Color, pawn_hash: u64) -> i32 {
+        self.correction[Self::correction_index(side, pawn_hash)] as i32 / CORRECTION_GRAIN
+    }
+
+    /// A node searched to `depth` with `side` to move and pawn formation `pawn_hash`
+    /// found a value `error` centipawns from its static evaluation: the entry moves
+    /// towards it, the more the deeper the search.
+    pub fn update_correction(&mut self, side: Color, pawn_hash: u64, error: i32, depth: i32) {
+        let entry = &mut self.correction[Self::correction_index(side, pawn_hash)];
+        let weight = (depth + 1).clamp(1, 16);
+        let target = (error.clamp(-1_000, 1_000) * CORRECTION_GRAIN)
+            .clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT);
+        let moved = (*entry as i32 * (256 - weight) + target * weight) / 256;
+        *entry = moved.clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT) as i16;
     }
 
     /// The quiet history of the move with slot `s`.
@@ -171,6 +214,24 @@ mod tests {
         assert!(h.capture(5, 3) >= -HISTORY_MAX && h.capture(5, 3) < -HISTORY_MAX * 9 / 10);
         h.update_quiet(5, -HISTORY_MAX * 4);
         assert!(h.quiet(5).abs() <= HISTORY_MAX);
+    }
+
+    #[test]
+    fn corrections_follow_the_errors_per_side_and_formation_within_their_limit() {
+        let mut h = Histories::new();
+        for _ in 0..2_000 {
+            h.update_correction(Color::White, 12_345, 40, 10);
+        }
+        assert!((38..=40).contains(&h.correction(Color::White, 12_345)));
+        assert_eq!(h.correction(Color::Black, 12_345), 0);
+        assert_eq!(h.correction(Color::White, 12_346), 0);
+        for _ in 0..2_000 {
+            h.update_correction(Color::Black, 7, -5_000, 20);
+        }
+        // Held at the limit (the moving average stops a little short of it).
+        assert!((-128..=-126).contains(&h.correction(Color::Black, 7)));
+        h.clear();
+        assert_eq!(h.correction(Color::White, 12_345), 0);
     }
 
     #[test]

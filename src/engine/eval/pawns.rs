@@ -57,13 +57,8 @@ impl<B: BoardWidth> PawnCache<B> {
         pawn: Option<PieceType>,
         compute: impl FnOnce(&mut Sums) -> [B; 2],
     ) -> PawnEntry<B> {
-        let pawns = match pawn {
-            Some(p) => Color::ALL.map(|c| pos.pieces(c, p)),
-            None => [B::EMPTY; 2],
-        };
-        let mut h = MixHasher(0);
-        pawns.hash(&mut h);
-        let slot = &mut self.entries[(h.finish() as usize) & (ENTRIES - 1)];
+        let pawns = pawn_boards(pos, pawn);
+        let slot = &mut self.entries[(hash_boards(&pawns) as usize) & (ENTRIES - 1)];
         if slot.pawns != pawns {
             let mut s = Sums::default();
             let passed = compute(&mut s);
@@ -78,6 +73,28 @@ impl<B: BoardWidth> PawnCache<B> {
         }
         *slot
     }
+}
+
+/// White's and Black's pawns (type `pawn`; none when the game has no pawn).
+#[inline(always)]
+fn pawn_boards<B: BoardWidth>(pos: &Position<B>, pawn: Option<PieceType>) -> [B; 2] {
+    match pawn {
+        Some(p) => Color::ALL.map(|c| pos.pieces(c, p)),
+        None => [B::EMPTY; 2],
+    }
+}
+
+#[inline(always)]
+fn hash_boards<B: BoardWidth>(pawns: &[B; 2]) -> u64 {
+    let mut h = MixHasher(0);
+    pawns.hash(&mut h);
+    h.finish()
+}
+
+/// A hash of `pos`'s pawn formation (type `pawn`): equal formations hash equal.
+#[inline(always)]
+pub fn pawn_hash<B: BoardWidth>(pos: &Position<B>, pawn: Option<PieceType>) -> u64 {
+    hash_boards(&pawn_boards(pos, pawn))
 }
 
 /// A small multiply-rotate hasher for bitboards (the standard hasher is built to resist

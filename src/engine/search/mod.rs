@@ -41,6 +41,11 @@
 //!   pruning) or when the static evaluation is far below alpha at their reduced depth
 //!   (futility); quiet moves that lose material by SEE or have a bad continuation
 //!   history are skipped, and so are captures that lose too much by SEE.
+//! * The static evaluation of a node is corrected by the correction history
+//!   ([`crate::engine::history`]): by pawn formation and side to move, the recent mean
+//!   of how far searched values lay from the evaluation. Each searched node not in
+//!   check, not cut by a capture and with a value on the informative side of its
+//!   evaluation teaches it; the table keeps the uncorrected evaluation.
 //! * `qsearch` searches captures and promotions only (never drops or gating: they are
 //!   quiet moves), standing pat on the static evaluation and skipping captures that
 //!   lose material by SEE; in check it searches every evasion so that mates are seen.

@@ -6,6 +6,7 @@ use super::singular::{excluded_key, Singular};
 use super::{Worker, INF, MATE, MATE_BOUND, MAX_PLY};
 
 use super::picker::MovePicker;
+use crate::engine::eval::pawns::pawn_hash;
 use crate::engine::tt::{Bound, Entry, NO_EVAL};
 use crate::rules::compile::BoardWidth;
 use crate::rules::moves::Move;
@@ -56,6 +57,10 @@ pub(super) struct Node {
     pub(super) improving: bool,
     /// The evaluation itself, as stored in the table (`NO_EVAL` in check).
     pub(super) raw_eval: i32,
+    /// The evaluation corrected by the correction history (`-INF` in check).
+    pub(super) corrected_eval: i32,
+    /// The hash of the pawn formation that keys the correction (0 in check: unused).
+    pub(super) pawn_hash: u64,
     /// The node is or was on a principal variation (PV node, or the table says so).
     pub(super) tt_pv: bool,
     /// The table's move (`Move::NONE` if none).
@@ -75,6 +80,19 @@ impl Node {
     pub(super) fn is_cut(&self) -> bool {
         self.kind == NodeKind::Cut
     }
+}
+
+/// A node's static evaluation in its three stages.
+pub(super) struct StaticEval {
+    /// As the evaluation gives it (and the table stores it).
+    pub(super) raw: i32,
+    /// Corrected by the correction history.
+    pub(super) corrected: i32,
+    /// The corrected one, or the table's score where its bound says the true value
+    /// lies beyond it.
+    pub(super) refined: i32,
+    /// The hash of the pawn formation that keys the correction.
+    pub(super) pawn_hash: u64,
 }
 
 /// A move of the move loop, as `search_move` needs it.
@@ -217,11 +235,17 @@ impl<B: BoardWidth> Worker<'_, B> {
             return s;
         }
         let in_check = self.pos.in_check();
-        let (raw_eval, static_eval) = if in_check {
-            (NO_EVAL, -INF)
+        let eval = if in_check {
+            StaticEval {
+                raw: NO_EVAL,
+                corrected: -INF,
+                refined: -INF,
+                pawn_hash: 0,
+            }
         } else {
             self.static_eval(tt.as_ref(), ply)
         };
+        let static_eval = eval.refined;
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
         let mut node = Node {
@@ -231,7 +255,9 @@ impl<B: BoardWidth> Worker<'_, B> {
             in_check,
             static_eval,
             improving,
-            raw_eval,
+            raw_eval: eval.raw,
+            corrected_eval: eval.corrected,
+            pawn_hash: eval.pawn_hash,
             tt_pv: pv_node || tt.is_some_and(|e| e.pv),
             tt_move: tt.map_or(Move::NONE, |e| e.mv),
             tt_move_extension: 0,
@@ -273,26 +299,58 @@ impl<B: BoardWidth> Worker<'_, B> {
     }
 
     /// The static evaluation of a node not in check: the table's stored evaluation
-    /// or a fresh one (`raw`), and the same refined by the table's score where its
-    /// bound says the true value lies beyond it.
-    pub(super) fn static_eval(&mut self, tt: Option<&Entry>, ply: usize) -> (i32, i32) {
+    /// or a fresh one, corrected by the correction history, then refined by the
+    /// table's score where its bound says the true value lies beyond it.
+    pub(super) fn static_eval(&mut self, tt: Option<&Entry>, ply: usize) -> StaticEval {
         let raw = match tt {
             Some(e) if e.eval != NO_EVAL => e.eval,
             _ => self.evaluate(),
         };
+        let pawn_hash = pawn_hash(&self.pos, self.pos.rules.pawn);
+        let correction = self.hist.correction(self.pos.side(), pawn_hash);
+        let corrected = (raw + correction).clamp(1 - MATE_BOUND, MATE_BOUND - 1);
         let refined = match tt {
             Some(e) if e.score.abs() < MATE_BOUND => {
                 let s = from_tt(e.score, ply);
                 match e.bound {
-                    Bound::Lower if s > raw => s,
-                    Bound::Upper if s < raw => s,
+                    Bound::Lower if s > corrected => s,
+                    Bound::Upper if s < corrected => s,
                     Bound::Exact => s,
-                    _ => raw,
+                    _ => corrected,
                 }
             }
-            _ => raw,
+            _ => corrected,
         };
-        (raw, refined)
+        StaticEval {
+            raw,
+            corrected,
+            refined,
+            pawn_hash,
+        }
+    }
+
+    /// Teaches the correction history a searched node's value `best` (bound `bound`):
+    /// only where the value says something about the static evaluation — not in
+    /// check, not a mate, not cut by a capture, and a bound on the right side of it.
+    fn learn_correction(&mut self, node: &Node, best: i32, best_move: Move, bound: Bound) {
+        let eval = node.corrected_eval;
+        let informative = match bound {
+            Bound::Exact => true,
+            Bound::Lower => best > eval,
+            Bound::Upper => best < eval,
+        };
+        if node.in_check
+            || !informative
+            || best.abs() >= MATE_BOUND
+            || self.excluded[node.ply] != Move::NONE
+            || (best_move != Move::NONE && self.is_tactical(best_move))
+        {
+            return;
+        }
+        let error = best - node.raw_eval;
+        let side = self.pos.side();
+        self.hist
+            .update_correction(side, node.pawn_hash, error, node.depth);
     }
 
     /// The move loop of a node: generates and orders the legal moves, prunes late and
@@ -420,6 +478,7 @@ impl<B: BoardWidth> Worker<'_, B> {
             // Some root moves were left out: this is not the position's true value.
             return best;
         }
+        self.learn_correction(node, best, best_move, bound);
         let entry = Entry {
             mv: best_move,
             score: to_tt(best, node.ply),

@@ -43,11 +43,12 @@ impl<B: BoardWidth> Worker<'_, B> {
             }
             best = -INF;
         } else {
-            let (raw, stand) = self.static_eval(tt.as_ref(), ply);
-            raw_eval = raw;
+            let eval = self.static_eval(tt.as_ref(), ply);
+            let stand = eval.refined;
+            raw_eval = eval.raw;
             if stand >= beta {
                 if tt.is_none() {
-                    self.store_qsearch(key, Move::NONE, stand, raw, Bound::Lower, ply);
+                    self.store_qsearch(key, Move::NONE, stand, eval.raw, Bound::Lower, ply);
                 }
                 return stand;
             }
