@@ -51,16 +51,10 @@ pub(super) struct Node {
     /// What the node is expected to be.
     pub(super) kind: NodeKind,
     pub(super) in_check: bool,
-    /// The static evaluation (`-INF` in check), refined by the table's score.
-    pub(super) static_eval: i32,
+    /// The static evaluation in its stages ([`StaticEval::IN_CHECK`] in check).
+    pub(super) eval: StaticEval,
     /// The static evaluation is above the one two plies earlier (same side to move).
     pub(super) improving: bool,
-    /// The evaluation itself, as stored in the table (`NO_EVAL` in check).
-    pub(super) raw_eval: i32,
-    /// The evaluation corrected by the correction history (`-INF` in check).
-    pub(super) corrected_eval: i32,
-    /// The hash of the pawn formation that keys the correction (0 in check: unused).
-    pub(super) pawn_hash: u64,
     /// The node is or was on a principal variation (PV node, or the table says so).
     pub(super) tt_pv: bool,
     /// The table's move (`Move::NONE` if none).
@@ -80,9 +74,16 @@ impl Node {
     pub(super) fn is_cut(&self) -> bool {
         self.kind == NodeKind::Cut
     }
+
+    /// The static evaluation the pruning decisions use: corrected, refined by the
+    /// table's score (`-INF` in check).
+    pub(super) fn static_eval(&self) -> i32 {
+        self.eval.refined
+    }
 }
 
 /// A node's static evaluation in its three stages.
+#[derive(Clone, Copy)]
 pub(super) struct StaticEval {
     /// As the evaluation gives it (and the table stores it).
     pub(super) raw: i32,
@@ -93,6 +94,17 @@ pub(super) struct StaticEval {
     pub(super) refined: i32,
     /// The hash of the pawn formation that keys the correction.
     pub(super) pawn_hash: u64,
+}
+
+impl StaticEval {
+    /// A node in check has no static evaluation: nothing is stored in the table
+    /// (`NO_EVAL`), every stage is `-INF` and the correction is not used.
+    pub(super) const IN_CHECK: StaticEval = StaticEval {
+        raw: NO_EVAL,
+        corrected: -INF,
+        refined: -INF,
+        pawn_hash: 0,
+    };
 }
 
 /// A move of the move loop, as `search_move` needs it.
@@ -236,28 +248,19 @@ impl<B: BoardWidth> Worker<'_, B> {
         }
         let in_check = self.pos.in_check();
         let eval = if in_check {
-            StaticEval {
-                raw: NO_EVAL,
-                corrected: -INF,
-                refined: -INF,
-                pawn_hash: 0,
-            }
+            StaticEval::IN_CHECK
         } else {
             self.static_eval(tt.as_ref(), ply)
         };
-        let static_eval = eval.refined;
-        self.evals[ply] = static_eval;
-        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+        self.evals[ply] = eval.refined;
+        let improving = !in_check && ply >= 2 && eval.refined > self.evals[ply - 2];
         let mut node = Node {
             depth,
             ply,
             kind,
             in_check,
-            static_eval,
+            eval,
             improving,
-            raw_eval: eval.raw,
-            corrected_eval: eval.corrected,
-            pawn_hash: eval.pawn_hash,
             tt_pv: pv_node || tt.is_some_and(|e| e.pv),
             tt_move: tt.map_or(Move::NONE, |e| e.mv),
             tt_move_extension: 0,
@@ -333,7 +336,7 @@ impl<B: BoardWidth> Worker<'_, B> {
     /// only where the value says something about the static evaluation — not in
     /// check, not a mate, not cut by a capture, and a bound on the right side of it.
     fn learn_correction(&mut self, node: &Node, best: i32, best_move: Move, bound: Bound) {
-        let eval = node.corrected_eval;
+        let eval = node.eval.corrected;
         let informative = match bound {
             Bound::Exact => true,
             Bound::Lower => best > eval,
@@ -347,10 +350,10 @@ impl<B: BoardWidth> Worker<'_, B> {
         {
             return;
         }
-        let error = best - node.raw_eval;
+        let error = best - node.eval.raw;
         let side = self.pos.side();
         self.hist
-            .update_correction(side, node.pawn_hash, error, node.depth);
+            .update_correction(side, node.eval.pawn_hash, error, node.depth);
     }
 
     /// The move loop of a node: generates and orders the legal moves, prunes late and
@@ -482,7 +485,7 @@ impl<B: BoardWidth> Worker<'_, B> {
         let entry = Entry {
             mv: best_move,
             score: to_tt(best, node.ply),
-            eval: node.raw_eval,
+            eval: node.eval.raw,
             depth: node.depth,
             bound,
             pv: node.tt_pv,

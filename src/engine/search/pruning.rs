@@ -66,7 +66,7 @@ impl<B: BoardWidth> Worker<'_, B> {
     /// Pruning of a whole non-PV node before its moves: reverse futility near the
     /// leaves, then the null move. `Some(score)` when the node is cut.
     pub(super) fn prune_node(&mut self, node: &Node, beta: i32, allow_null: bool) -> Option<i32> {
-        let (depth, static_eval) = (node.depth, node.static_eval);
+        let (depth, static_eval) = (node.depth, node.static_eval());
         // Razoring: so far below the window that only a capture could help.
         if depth <= 3 && static_eval + 400 + 250 * depth * depth < beta {
             let score = self.qsearch(beta - 1, beta, node.ply);
@@ -139,7 +139,7 @@ impl<B: BoardWidth> Worker<'_, B> {
         let mut cut = None;
         for i in 0..list.len() {
             let m = Self::pick(&mut list, &mut scores, i);
-            if !self.see_at_least(m, raised - node.static_eval)
+            if !self.see_at_least(m, raised - node.static_eval())
                 || !self.pos.is_legal_given(m, &legality)
             {
                 continue;
@@ -161,7 +161,7 @@ impl<B: BoardWidth> Worker<'_, B> {
                 let entry = Entry {
                     mv: m,
                     score: to_tt(score, ply),
-                    eval: node.raw_eval,
+                    eval: node.eval.raw,
                     depth: depth - 3,
                     bound: Bound::Lower,
                     pv: node.tt_pv,
@@ -204,7 +204,7 @@ impl<B: BoardWidth> Worker<'_, B> {
             return Verdict::Skip;
         }
         let late = depth <= 5 && quiets_seen > late_move_limit(depth, node.improving);
-        let futile = lmr_depth <= 6 && node.static_eval + 90 + 100 * lmr_depth <= alpha;
+        let futile = lmr_depth <= 6 && node.static_eval() + 90 + 100 * lmr_depth <= alpha;
         let droppable = late || futile;
         let checks = droppable && self.may_give_check(m);
         if droppable && !checks {

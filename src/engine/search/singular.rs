@@ -66,7 +66,7 @@ impl<B: BoardWidth> Worker<'_, B> {
         let score = self.negamax(singular_beta - 1, singular_beta, depth, ply, kind, false);
         self.excluded[ply] = Move::NONE;
         // The excluded-move search wrote its own evaluation for this ply.
-        self.evals[ply] = node.static_eval;
+        self.evals[ply] = node.static_eval();
         if self.stopped {
             return Singular::Extend(0);
         }
