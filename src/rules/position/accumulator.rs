@@ -4,15 +4,16 @@
 //! pieces are put, removed and taken into or out of hand (noting the changes at each make,
 //! summing them when asked: [`Position::update_accumulators`]). A net may have one set of
 //! columns per king bucket ([`KingBuckets`]): each view sums the set of the bucket its own
-//! king stands in, and a view whose king changes bucket is summed afresh. This is the first
-//! layer of an efficiently updatable network (see `docs/nnue.md` for the input numbering);
-//! the position knows nothing of the layers after it.
+//! king stands in, and a view whose king changes bucket is summed afresh (starting from
+//! its last fresh sums in that bucket, `BucketSums`). This is the first layer of an
+//! efficiently updatable network (see `docs/nnue.md` for the input numbering); the
+//! position knows nothing of the layers after it.
 
 use std::sync::Arc;
 
 use crate::rules::compile::{BoardWidth, PieceType};
 use crate::rules::geometry::Square;
-use crate::rules::position::{Color, Position, NO_PIECE};
+use crate::rules::position::{Color, Position};
 use crate::rules::variant::VariantDef;
 
 /// How many pieces of one type in hand have inputs of their own.
@@ -231,21 +232,34 @@ pub fn active_inputs<B: BoardWidth>(
     view: Color,
 ) -> Vec<usize> {
     let mut inputs = Vec::with_capacity(40);
-    for sq in 0..shape.squares {
+    for_each_active_input(shape, pos, view, |i| inputs.push(i));
+    inputs
+}
+
+/// Calls `visit` with each input active in `pos` from `view`'s point of view: the
+/// pieces on the board, then the pieces in hand.
+#[inline]
+fn for_each_active_input<B: BoardWidth>(
+    shape: &InputShape,
+    pos: &Position<B>,
+    view: Color,
+    mut visit: impl FnMut(usize),
+) {
+    let mut occupied = pos.occupied();
+    while occupied.any() {
+        let sq = occupied.lsb();
+        occupied ^= B::square(sq);
         let p = pos.piece_on(sq);
-        if p != NO_PIECE {
-            let (owner, t) = (super::piece_color(p), super::piece_type(p));
-            inputs.push(shape.board_input(view, owner, t, sq));
-        }
+        let (owner, t) = (super::piece_color(p), super::piece_type(p));
+        visit(shape.board_input(view, owner, t, sq));
     }
     for owner in Color::iter() {
         for t in 0..shape.types {
             for k in 1..=usize::from(pos.in_hand(owner, t)).min(HAND_INPUTS) {
-                inputs.push(shape.hand_input(view, owner, t, k));
+                visit(shape.hand_input(view, owner, t, k));
             }
         }
     }
-    inputs
 }
 
 /// One input change a make brought to a ply: the column of an input (numbered from
@@ -268,6 +282,30 @@ struct PlyAccumulators {
     buckets: [u8; 2],
 }
 
+/// A view's sums in one king bucket as it last summed them from the board, and the
+/// inputs they count (one bit per input). When the view's king enters the bucket
+/// again, the fresh sum starts from these and adds or takes away only the inputs that
+/// differ: a few columns instead of one per piece. (The integers are the same as a sum
+/// from the bias: wrapping addition does not depend on the order.)
+#[derive(Clone, Debug)]
+struct BucketSums {
+    values: Vec<i16>,
+    active: Vec<u64>,
+}
+
+impl BucketSums {
+    /// Each view's sums of each king bucket of `columns`, counting no input yet (the
+    /// bias alone).
+    fn empty_for(columns: &InputColumns) -> [Vec<BucketSums>; 2] {
+        let words = columns.shape.inputs().div_ceil(64);
+        let empty = BucketSums {
+            values: columns.bias.clone(),
+            active: vec![0; words],
+        };
+        [(); 2].map(|_| vec![empty.clone(); columns.kings.count])
+    }
+}
+
 /// Installed columns and the position's two accumulators (White's view, Black's), one
 /// pair per ply made since they were installed. A make only notes which inputs it
 /// changed; the sums of a ply are worked out when an evaluation asks for them
@@ -283,9 +321,49 @@ pub(super) struct Accumulators {
     top: usize,
     /// An unmake is under way that has dropped its ply: board changes are ignored.
     undoing: bool,
+    /// Each view's last fresh sums per king bucket, where fresh sums start.
+    bucket_sums: [Vec<BucketSums>; 2],
+    /// The inputs active now, as bits (scratch space of fresh sums).
+    active_now: Vec<u64>,
 }
 
 impl Accumulators {
+    /// Sums `view`'s accumulator of ply `top` afresh for the board of `pos`: from the
+    /// view's last fresh sums in the same king bucket, adding the columns of the inputs
+    /// that became active since and taking away those that no longer are.
+    fn sum_afresh<B: BoardWidth>(&mut self, pos: &Position<B>, view: Color) {
+        let Accumulators {
+            columns,
+            plies,
+            top,
+            bucket_sums,
+            active_now,
+            ..
+        } = self;
+        let ply = &mut plies[*top];
+        let k = usize::from(ply.buckets[view]);
+        active_now.fill(0);
+        for_each_active_input(&columns.shape, pos, view, |i| {
+            active_now[i / 64] |= 1 << (i % 64);
+        });
+        let cached = &mut bucket_sums[view][k];
+        for (word, (&now, before)) in active_now.iter().zip(cached.active.iter_mut()).enumerate() {
+            let column = |bit: u32| columns.bucket_column(k, word * 64 + bit as usize);
+            let (mut added, mut removed) = (now & !*before, *before & !now);
+            while added != 0 {
+                add_column(&mut cached.values, column(added.trailing_zeros()));
+                added &= added - 1;
+            }
+            while removed != 0 {
+                sub_column(&mut cached.values, column(removed.trailing_zeros()));
+                removed &= removed - 1;
+            }
+            *before = now;
+        }
+        ply.values[view].copy_from_slice(&cached.values);
+        ply.computed[view] = true;
+    }
+
     /// How `view`'s sums of ply `top` can be had: `Some(base)` when they follow from ply
     /// `base`'s (the highest ply at or below `top` that has them) by the changes above it,
     /// `None` when no ply has them or the view's king changed bucket on the way: then only
@@ -396,6 +474,8 @@ impl Clone for Accumulators {
             }],
             top: 0,
             undoing: self.undoing,
+            bucket_sums: BucketSums::empty_for(&self.columns),
+            active_now: self.active_now.clone(),
         }
     }
 }
@@ -414,6 +494,8 @@ impl<B: BoardWidth> Position<B> {
                     buckets: self.king_buckets(&c),
                 };
                 Box::new(Accumulators {
+                    bucket_sums: BucketSums::empty_for(&c),
+                    active_now: vec![0; c.shape().inputs().div_ceil(64)],
                     columns: c,
                     plies: vec![root],
                     top: 0,
@@ -437,7 +519,7 @@ impl<B: BoardWidth> Position<B> {
     /// Works out the current ply's accumulators, if columns are installed: for each
     /// view, each ply above the nearest one that has its sums gets them in one pass, or,
     /// when the view's king changed bucket on the way, the current ply's are summed
-    /// afresh from the board.
+    /// afresh from the board (starting from the view's last fresh sums in that bucket).
     #[inline]
     pub fn update_accumulators(&mut self) {
         // Taken out for the while, so that a fresh sum can read the board.
@@ -451,12 +533,7 @@ impl<B: BoardWidth> Position<B> {
             }
             match a.incremental_base(view) {
                 Some(base) => a.sum_up(view, base),
-                None => {
-                    let ply = &mut a.plies[top];
-                    a.columns
-                        .refresh_view_into(self, view, &mut ply.values[view]);
-                    ply.computed[view] = true;
-                }
+                None => a.sum_afresh(self, view),
             }
         }
         self.accumulators = Some(a);
