@@ -62,6 +62,41 @@ fn a_move_taken_back_before_installing_refreshes_a_view_whose_king_changed_bucke
 }
 
 #[test]
+fn a_king_back_in_a_bucket_sums_from_its_last_fresh_sums_there() {
+    // Every square in bucket 0 but d1 and d2 (White's view): the white king leaves
+    // bucket 0, comes back to it, and enters bucket 1 again after a capture changed the
+    // board, so the last fresh sums are reused with inputs both added and removed.
+    let def = def_of("normal");
+    let mut file = random_kings_net(def, 16, 9, 2);
+    if let Some(k) = &mut file.kings {
+        k.map.iter_mut().for_each(|b| *b = 0);
+        (k.map[3], k.map[11]) = (1, 1);
+    }
+    let net = Network::for_game(&file, def, "t").unwrap();
+    let rules = <u64 as BoardWidth>::rules(variant_id("normal").unwrap());
+    let fen = "4k3/1p6/8/8/8/8/r7/4K2R w - - 0 1";
+    let mut pos = Position::<u64>::from_fen(rules, fen).unwrap();
+    pos.set_input_columns(Some(net.input_columns()));
+    let mut made = Vec::new();
+    for uci in ["e1d1", "a2a1", "d1e2", "a1h1", "e2d2", "b7b5"] {
+        let m = pos.parse_move(uci).unwrap();
+        pos.make(m);
+        made.push(m);
+        pos.update_accumulators();
+        assert_eq!(
+            pos.accumulators().unwrap().1,
+            &net.columns.refresh(&pos),
+            "after {uci}"
+        );
+    }
+    while let Some(m) = made.pop() {
+        pos.unmake(m);
+        pos.update_accumulators();
+        assert_eq!(pos.accumulators().unwrap().1, &net.columns.refresh(&pos));
+    }
+}
+
+#[test]
 fn king_bucketed_evaluation_equals_the_float_reference_within_a_centipawn() {
     for (i, def) in all_variants().iter().enumerate() {
         let seed = 400 + i as u64;
