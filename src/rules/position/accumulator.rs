@@ -293,14 +293,18 @@ struct BucketSums {
     active: Vec<u64>,
 }
 
+/// A set of inputs of `columns`' shape as bits, none of them in it.
+fn no_inputs(columns: &InputColumns) -> Vec<u64> {
+    vec![0; columns.shape.inputs().div_ceil(64)]
+}
+
 impl BucketSums {
     /// Each view's sums of each king bucket of `columns`, counting no input yet (the
     /// bias alone).
     fn empty_for(columns: &InputColumns) -> [Vec<BucketSums>; 2] {
-        let words = columns.shape.inputs().div_ceil(64);
         let empty = BucketSums {
             values: columns.bias.clone(),
-            active: vec![0; words],
+            active: no_inputs(columns),
         };
         [(); 2].map(|_| vec![empty.clone(); columns.kings.count])
     }
@@ -475,7 +479,7 @@ impl Clone for Accumulators {
             top: 0,
             undoing: self.undoing,
             bucket_sums: BucketSums::empty_for(&self.columns),
-            active_now: self.active_now.clone(),
+            active_now: no_inputs(&self.columns),
         }
     }
 }
@@ -495,7 +499,7 @@ impl<B: BoardWidth> Position<B> {
                 };
                 Box::new(Accumulators {
                     bucket_sums: BucketSums::empty_for(&c),
-                    active_now: vec![0; c.shape().inputs().div_ceil(64)],
+                    active_now: no_inputs(&c),
                     columns: c,
                     plies: vec![root],
                     top: 0,
