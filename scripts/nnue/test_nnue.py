@@ -319,6 +319,35 @@ class Training(unittest.TestCase):
                 self.train("bad.nnue", *flags)
 
 
+class Scale(unittest.TestCase):
+    """scale.py: a net against itself has slope 1; with its output doubled, about 2."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="nnue-scale-test-")
+        self.data = os.path.join(self.dir, "syn.bin")
+        run(["make_synthetic.py", "--out", self.data, "--positions", "2000", "--seed", "6"])
+        rng = np.random.default_rng(7)
+        net = random_net(rng, H=16, O=1, A=nnuefmt.CRELU, D=1)
+        self.ref = os.path.join(self.dir, "ref.nnue")
+        nnuefmt.write_net(self.ref, net)
+        net.W2, net.B2 = net.W2 * 2, net.B2 * 2
+        self.double = os.path.join(self.dir, "double.nnue")
+        nnuefmt.write_net(self.double, net)
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def slope(self, net):
+        out = run(["scale.py", net, self.ref, self.data, "--first", "0", "--within", "100000"])
+        return float(re.search(r"slope ([0-9.]+)", out).group(1))
+
+    def test_a_net_has_its_own_scale(self):
+        self.assertEqual(self.slope(self.ref), 1.0)
+
+    def test_a_doubled_output_has_twice_the_scale(self):
+        self.assertAlmostEqual(self.slope(self.double), 2.0, delta=0.01)
+
+
 class Engine(unittest.TestCase):
     """evaluate.py's integer evaluation of version-2 and version-3 nets is the engine's,
     exactly."""
