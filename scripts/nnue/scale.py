@@ -21,16 +21,16 @@ import nnuefmt
 from evaluate import int_eval
 
 
-def evaluations(net, feats, count, chunk=4096):
-    """The integer evaluations (side to move's view, centipawns) of the first `count`
-    positions."""
-    out = np.empty(count, np.int64)
+def evaluations(net, feats, positions, chunk=4096):
+    """The integer evaluations (side to move's view, centipawns) of the positions with the
+    indices `positions` (a numpy array), in that order."""
+    out = np.empty(len(positions), np.int64)
     overflows = {"i16 accumulator": 0, "i16 product": 0, "i32 sum": 0, "i32 product": 0}
-    for a in range(0, count, chunk):
-        idx = np.arange(a, min(count, a + chunk))
+    for a in range(0, len(positions), chunk):
+        idx = positions[a:a + chunk]
         width = max(int(feats.n[idx].max()), 1)
         us, them = feats.gather(idx, width)
-        out[idx] = int_eval(net, us, them, net.bucket(feats.n[idx]), overflows)
+        out[a:a + len(idx)] = int_eval(net, us, them, net.bucket(feats.n[idx]), overflows)
     return out
 
 
@@ -65,7 +65,8 @@ def main():
         if n.F != feats.F:
             sys.exit(f"{path} has F = {n.F}, the feature file F = {feats.F}")
     count = feats.count if args.first <= 0 else min(args.first, feats.count)
-    ev, rv = evaluations(net, feats, count), evaluations(ref, feats, count)
+    positions = np.arange(count)
+    ev, rv = evaluations(net, feats, positions), evaluations(ref, feats, positions)
     try:
         slope, corr, used = compare(ev, rv, args.within)
     except ValueError as e:

@@ -220,6 +220,19 @@ class Training(unittest.TestCase):
         self.assertEqual((net.version(), net.A, net.O), (1, nnuefmt.CRELU, 1))
         self.assertLess(max_diff(path, self.data), 1.0)
 
+    def test_match_scale_writes_the_reference_scale(self):
+        first, _ = self.train("first.nnue")
+        net = nnuefmt.read_net(first)
+        net.W2, net.B2 = net.W2 * 3, net.B2 * 3
+        ref = os.path.join(self.dir, "triple.nnue")
+        nnuefmt.write_net(ref, net)
+        path, log = self.train("scaled.nnue", "--init-net", first, "--lr", "1e-5",
+                               "--match-scale", ref)
+        self.assertRegex(log, r"scale: slope 0\.3[0-9]* on the reference")
+        out = run(["scale.py", path, ref, self.data, "--first", "0", "--within", "100000"])
+        slope = float(re.search(r"slope ([0-9.]+)", out).group(1))
+        self.assertAlmostEqual(slope, 1.0, delta=0.03)
+
     def test_screlu_with_eight_buckets_writes_version_2(self):
         path, log = self.train("v2.nnue", "--output-buckets", "8", "--bucket-divisor", "4",
                                "--activation", "screlu")

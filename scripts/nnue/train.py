@@ -100,6 +100,12 @@ def parse_args(argv=None):
                          "net is widened: the new units get fresh input weights and zero "
                          "output weights, so the run starts from the same function); Adam "
                          "starts from zero moments")
+    ap.add_argument("--match-scale", default=None, metavar="NNUE",
+                    help="write the net with its output layer multiplied by the factor that "
+                         "brings its evaluation to this net's scale (scale.py's slope over up "
+                         "to 65,536 validation positions); the checkpoint keeps the trained "
+                         "weights. Search scores run larger than the static evaluation, so a "
+                         "fine-tune on them grows the scale round by round")
     ap.add_argument("--stop-after", type=int, default=None,
                     help="end after this epoch (the schedule still follows --epochs); "
                          "continue later with --resume")
@@ -200,6 +206,7 @@ import jax.numpy as jnp  # noqa: E402
 import optax  # noqa: E402
 
 import nnuefmt  # noqa: E402
+import scale  # noqa: E402
 from nnuefmt import K_HAND, WEIGHT_CLIP  # noqa: E402
 
 PARAM_NAMES = ("W1", "B1", "W2", "B2")
@@ -537,16 +544,32 @@ def activation_code(args):
     return nnuefmt.ACTIVATIONS[args.activation]
 
 
-def write_net(path, params, args, kings=None):
+def write_net(path, params, args, kings=None, match=None):
     """The quantised net: version 3 with king buckets (W1 the factoriser's sums), else
-    version 1 with one output bucket and crelu, else version 2."""
+    version 1 with one output bucket and crelu, else version 2. With `match` (a reference
+    net, the feature set and the positions to compare on) the output layer is first scaled
+    to the reference's evaluation scale."""
     host = {k: np.asarray(v) for k, v in params.items()}
     W1, royal, king_map = host["W1"], None, None
     if kings is not None:
         W1, royal, king_map = kings.effective(W1), kings.R, kings.M
-    net = nnuefmt.quantise(args.games, args.types, args.squares, K_HAND,
-                           W1, host["B1"], host["W2"], host["B2"],
-                           activation_code(args), args.bucket_divisor, royal, king_map)
+
+    def quantise(factor):
+        return nnuefmt.quantise(args.games, args.types, args.squares, K_HAND,
+                                W1, host["B1"], host["W2"] * factor, host["B2"] * factor,
+                                activation_code(args), args.bucket_divisor, royal, king_map)
+
+    net = quantise(1.0)
+    if match is not None:
+        ref, data, positions = match
+        try:
+            slope, corr, used = scale.compare(scale.evaluations(net, data, positions),
+                                              scale.evaluations(ref, data, positions), 1000)
+        except ValueError as e:
+            sys.exit(f"--match-scale: {e}")
+        net = quantise(1.0 / slope)
+        log(f"scale: slope {slope:.3f} on the reference (correlation {corr:.4f}, {used} "
+            f"positions); output layer written times {1.0 / slope:.4f}")
     if net.A == nnuefmt.SCRELU:
         for b, v in net.screlu_overflows():
             log(f"warning: bucket {b}, view {v}: sum of |W2| above "
@@ -669,6 +692,17 @@ def main():
     params = jax.device_put_replicated(params, devices)
     opt_state = jax.device_put_replicated(opt_state, devices)
 
+    match = None
+    if args.match_scale:
+        try:
+            ref = nnuefmt.read_net(args.match_scale)
+        except (nnuefmt.FormatError, OSError) as e:
+            sys.exit(f"error: {e}")
+        if ref.F != F:
+            sys.exit(f"{args.match_scale}: F = {ref.F}, this run has F = {F}")
+        sample = val_idx if len(val_idx) else np.sort(train_idx)
+        match = (ref, data, sample[:1 << 16])
+
     csv_file = None
     if args.loss_csv:
         append = bool(args.resume) and os.path.exists(args.loss_csv)
@@ -711,7 +745,7 @@ def main():
         host_params = jax.tree_util.tree_map(lambda x: np.asarray(x[0]), params)
         host_opt = jax.tree_util.tree_map(lambda x: np.asarray(x[0]), opt_state)
         save_checkpoint(args.checkpoint, host_params, host_opt, epoch + 1, meta)
-        write_net(args.out, host_params, args, kings)
+        write_net(args.out, host_params, args, kings, match)
         log(f"epoch {epoch + 1}: train loss {train_loss:.6f}, val loss {val_loss:.6f}, "
             f"lr {lr:.2e}, {seconds:.1f} s, {len(train_idx) / seconds:.0f} pos/s")
         if csv_file:
@@ -720,7 +754,7 @@ def main():
 
     if start_epoch >= end_epoch:
         host_params = jax.tree_util.tree_map(lambda x: np.asarray(x[0]), params)
-        write_net(args.out, host_params, args, kings)
+        write_net(args.out, host_params, args, kings, match)
     size = os.path.getsize(args.out)
     log(f"wrote {args.out} ({size} bytes) and {args.checkpoint}")
     if csv_file:
