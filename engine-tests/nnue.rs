@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use common::process::SakoProcess;
 use common::{fresh_temp_dir, sako_bin, Rng};
-use sako::engine::nnue::{Activation, NetFile};
+use sako::engine::nnue::{Activation, NetFile, DEFAULT_OUTPUT_SCALE};
 use sako::rules::position::accumulator::HAND_INPUTS;
 use sako::rules::variant::{all_variants, variant_id};
 
@@ -38,6 +38,7 @@ fn random_net(games: &[&str], width: usize, seed: u64) -> NetFile {
         divisor: 1,
         out_weights: (0..2 * width).map(|_| small(100)).collect(),
         out_bias: vec![0],
+        output_scale: DEFAULT_OUTPUT_SCALE,
     }
 }
 

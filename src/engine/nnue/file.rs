@@ -11,13 +11,17 @@ use crate::rules::position::KingBuckets;
 /// The first eight bytes of a net file.
 pub const MAGIC: &[u8; 8] = b"SAKONNUE";
 /// The newest format version this engine reads and writes (it reads every version from 1).
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 /// Smallest and largest hidden-layer width accepted.
 pub const WIDTH_RANGE: (usize, usize) = (8, 4096);
 /// Most output buckets a version-2 file may have.
 pub const MAX_BUCKETS: usize = 16;
 /// Most king buckets a version-3 file may have.
 pub const MAX_KING_BUCKETS: usize = 64;
+/// Centipawns per unit of the output in versions 1 to 3 (version 4 stores its own).
+pub const DEFAULT_OUTPUT_SCALE: u32 = 400;
+/// Largest output scale a version-4 file may have.
+pub const MAX_OUTPUT_SCALE: u32 = 10_000;
 
 /// The hidden layer's activation `σ`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -80,6 +84,8 @@ pub struct NetFile {
     pub out_weights: Vec<i16>,
     /// Output bias of each bucket.
     pub out_bias: Vec<i32>,
+    /// Centipawns per unit of the output `y` ([`DEFAULT_OUTPUT_SCALE`] before version 4).
+    pub output_scale: u32,
 }
 
 /// Why a net file was refused.
@@ -110,6 +116,8 @@ pub enum NetError {
     BadDivisor(u32),
     /// Version 3's king buckets out of range (the royal type, the count or the map).
     BadKingBuckets(String),
+    /// A version-4 output scale outside 1 to [`MAX_OUTPUT_SCALE`].
+    BadOutputScale(u32),
     /// The net is not made for the game being played.
     WrongGame {
         /// The game being played.
@@ -147,6 +155,10 @@ impl fmt::Display for NetError {
             }
             NetError::BadDivisor(d) => write!(f, "bad header: bucket divisor {d} (at least 1)"),
             NetError::BadKingBuckets(e) => write!(f, "bad header: king buckets: {e}"),
+            NetError::BadOutputScale(s) => write!(
+                f,
+                "bad header: output scale {s} centipawns (1 to {MAX_OUTPUT_SCALE})"
+            ),
             NetError::WrongGame { game, games } => {
                 write!(f, "made for {}, not {game}", games.join(", "))
             }
@@ -200,11 +212,14 @@ impl NetFile {
         2 * self.types * (self.squares + self.hand)
     }
 
-    /// The version [`NetFile::to_bytes`] writes: 3 for a net with king buckets, 1 for a
-    /// net version 1 can hold (the clipped ReLU, one bucket, divisor 1), else 2.
+    /// The version [`NetFile::to_bytes`] writes: 4 for a net whose output scale is not
+    /// [`DEFAULT_OUTPUT_SCALE`], else 3 for a net with king buckets, 1 for a net version 1
+    /// can hold (the clipped ReLU, one bucket, divisor 1), else 2.
     pub fn version(&self) -> u32 {
         let v1 = (self.activation, self.buckets, self.divisor) == (Activation::ClippedRelu, 1, 1);
-        if self.kings.is_some() {
+        if self.output_scale != DEFAULT_OUTPUT_SCALE {
+            4
+        } else if self.kings.is_some() {
             3
         } else if v1 {
             1
@@ -213,7 +228,7 @@ impl NetFile {
         }
     }
 
-    /// Parses a net file's bytes (version 1, 2 or 3).
+    /// Parses a net file's bytes (version 1 to 4).
     pub fn parse(bytes: &[u8]) -> Result<NetFile, NetError> {
         let mut r = Reader { bytes, at: 0 };
         if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
@@ -235,8 +250,17 @@ impl NetFile {
             1 => (Activation::ClippedRelu, 1, 1),
             _ => read_output_header(&mut r)?,
         };
+        let output_scale = match version {
+            4 => read_output_scale(&mut r)?,
+            _ => DEFAULT_OUTPUT_SCALE,
+        };
         let kings = match version {
             3 => Some(read_king_buckets(&mut r, types, squares)?),
+            4 => match r.u32()? {
+                0 => None,
+                1 => Some(read_king_buckets(&mut r, types, squares)?),
+                flag => return Err(NetError::BadKingBuckets(format!("presence flag {flag}"))),
+            },
             _ => None,
         };
         let sets = kings.as_ref().map_or(1, |k| k.count);
@@ -265,6 +289,7 @@ impl NetFile {
             divisor,
             out_weights,
             out_bias,
+            output_scale,
         })
     }
 
@@ -287,6 +312,12 @@ impl NetFile {
         if version >= 2 {
             let code = self.activation.code() as usize;
             header.extend([code, self.buckets, self.divisor]);
+        }
+        if version == 4 {
+            header.extend([
+                self.output_scale as usize,
+                usize::from(self.kings.is_some()),
+            ]);
         }
         if let Some(k) = &self.kings {
             header.extend([k.royal, k.count]);
@@ -335,6 +366,15 @@ fn read_output_header(r: &mut Reader<'_>) -> Result<(Activation, usize, usize), 
         return Err(NetError::BadDivisor(divisor));
     }
     Ok((activation, buckets as usize, divisor as usize))
+}
+
+/// Version 4's output scale, checked.
+fn read_output_scale(r: &mut Reader<'_>) -> Result<u32, NetError> {
+    let scale = r.u32()?;
+    if !(1..=MAX_OUTPUT_SCALE).contains(&scale) {
+        return Err(NetError::BadOutputScale(scale));
+    }
+    Ok(scale)
 }
 
 /// Version 3's royal type, king bucket count and bucket map (one byte per square), checked.

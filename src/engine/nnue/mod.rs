@@ -14,14 +14,12 @@ use crate::rules::compile::BoardWidth;
 use crate::rules::position::{Color, InputColumns, InputShape, KingBuckets, Position};
 use crate::rules::variant::{all_variants, variant_id, VariantDef};
 
-pub use file::{Activation, NetError, NetFile};
+pub use file::{Activation, NetError, NetFile, DEFAULT_OUTPUT_SCALE};
 
 /// Scale of the input layer's weights: a hidden value of 1.0 is `QA`.
 pub const QA: i32 = 255;
 /// Scale of the output weights.
 pub const QB: i32 = 64;
-/// Centipawns per unit of the network's output.
-pub const OUTPUT_SCALE: i32 = 400;
 
 /// Which network evaluates a game.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -67,6 +65,8 @@ pub struct Network {
     out_weights: Vec<i16>,
     /// One per bucket (at least one).
     out_bias: Vec<i32>,
+    /// Centipawns per unit of the output (the file's; 400 before version 4).
+    output_scale: i64,
 }
 
 impl Network {
@@ -106,6 +106,7 @@ impl Network {
             divisor: file.divisor,
             out_weights: file.out_weights.clone(),
             out_bias: file.out_bias.clone(),
+            output_scale: i64::from(file.output_scale),
         })
     }
 
@@ -196,7 +197,7 @@ impl Network {
                 (sum + bias * i64::from(QA), QA * QA * QB)
             }
         };
-        (sum * i64::from(OUTPUT_SCALE) / i64::from(scale)) as i32
+        (sum * self.output_scale / i64::from(scale)) as i32
     }
 
     /// The same evaluation in floating point from the dequantised weights, with a
@@ -228,7 +229,7 @@ impl Network {
         for j in 0..h {
             y += w(j) * a[j] + w(h + j) * b[j];
         }
-        y * OUTPUT_SCALE as f64
+        y * self.output_scale as f64
     }
 
     /// The float activation of a value already clipped to `[0, 1]`.

@@ -25,6 +25,7 @@ pub(super) fn random_net(def: &VariantDef, width: usize, seed: u64) -> NetFile {
         divisor: 1,
         out_weights: (0..2 * width).map(|_| small(241, 120)).collect(),
         out_bias: vec![1234],
+        output_scale: DEFAULT_OUTPUT_SCALE,
     }
 }
 
@@ -429,8 +430,8 @@ fn broken_version_2_files_are_refused_with_the_reason() {
     ));
     assert!(matches!(err(&bytes[..at + 6]), NetError::Truncated { .. }));
     let mut version = bytes.clone();
-    version[8] = 4;
-    assert_eq!(err(&version), NetError::Version(4));
+    version[8] = 5;
+    assert_eq!(err(&version), NetError::Version(5));
     for e in [NetError::UnknownActivation(2), NetError::BadBuckets(17)] {
         assert!(e.to_string().starts_with("bad header: "), "{e}");
     }
@@ -577,4 +578,75 @@ fn squared_vector_and_plain_arithmetic_agree() {
         .collect();
     let full = vec![i16::MAX; 256];
     assert_eq!(dot_squared(&full, &huge), dot_squared_plain(&full, &huge));
+}
+
+/// `random_net_v2` for chess with output scale `scale` and, with `kings`, two king buckets
+/// (files a-d and e-h).
+fn scaled_net(scale: u32, kings: bool) -> NetFile {
+    let mut file = random_net_v2(def_of("normal"), 8, 9, Activation::ClippedRelu, (8, 4));
+    file.output_scale = scale;
+    if kings {
+        let map = (0..64).map(|s| u8::from(s % 8 >= 4)).collect();
+        file.kings = Some(KingBuckets {
+            royal: 5,
+            count: 2,
+            map,
+        });
+        file.columns = file
+            .columns
+            .iter()
+            .chain(file.columns.iter())
+            .copied()
+            .collect();
+    }
+    file
+}
+
+#[test]
+fn version_4_files_round_trip_with_their_output_scale() {
+    for kings in [false, true] {
+        let file = scaled_net(361, kings);
+        assert_eq!(file.version(), 4);
+        let bytes = file.to_bytes();
+        assert_eq!(&bytes[8..12], &4u32.to_le_bytes());
+        assert_eq!(NetFile::parse(&bytes).unwrap(), file);
+        // The default scale is written in the older versions, as before version 4.
+        let old = scaled_net(400, kings);
+        assert_eq!(old.version(), if kings { 3 } else { 2 });
+        assert_eq!(NetFile::parse(&old.to_bytes()).unwrap(), old);
+    }
+}
+
+#[test]
+fn the_evaluation_follows_the_output_scale() {
+    let def = def_of("normal");
+    for kings in [false, true] {
+        let base = Network::for_game(&scaled_net(400, kings), def, "x").unwrap();
+        let scaled = Network::for_game(&scaled_net(361, kings), def, "x").unwrap();
+        for pos in random_positions::<u64>("normal", 40, 11) {
+            let (b, s) = (base.evaluate_float(&pos), scaled.evaluate_float(&pos));
+            assert!((s - b * 361.0 / 400.0).abs() < 1e-6, "{b} {s}");
+            assert_within_a_centipawn(&scaled, &pos, "normal");
+        }
+    }
+}
+
+#[test]
+fn broken_version_4_files_are_refused_with_the_reason() {
+    let bytes = scaled_net(361, false).to_bytes();
+    let err = |b: &[u8]| NetFile::parse(b).unwrap_err();
+    // The output scale and the king-bucket flag follow the activation, buckets and divisor.
+    let at = 8 + 4 + 4 + "normal".len() + 16 + 12;
+    let with_word = |i: usize, v: u32| {
+        let mut b = bytes.clone();
+        b[at + 4 * i..at + 4 * i + 4].copy_from_slice(&v.to_le_bytes());
+        b
+    };
+    assert_eq!(err(&with_word(0, 0)), NetError::BadOutputScale(0));
+    assert_eq!(err(&with_word(0, 10_001)), NetError::BadOutputScale(10_001));
+    assert!(matches!(err(&with_word(1, 2)), NetError::BadKingBuckets(_)));
+    assert!(err(&with_word(0, 0))
+        .to_string()
+        .starts_with("bad header: output scale 0"));
+    assert!(matches!(err(&bytes[..at + 6]), NetError::Truncated { .. }));
 }
