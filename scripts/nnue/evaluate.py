@@ -5,12 +5,12 @@
 
 One line per position: `index stm float_cp int_cp`, where stm is 0 (White) or 1 (Black),
 both evaluations are for the side to move, float_cp uses the dequantised weights in floating
-point (400*y) and int_cp the engine's integer arithmetic, with the output bucket
+point (S*y, S the output scale: 400 before version 4) and int_cp the engine's integer arithmetic, with the output bucket
 min(n // D, O - 1) of the position's n active inputs: 16-bit accumulators B1 + sum of W1
 rows (of a version-3 net, the rows of the view's king bucket), clamped to v = 0..255; with
-the clipped ReLU an i32 sum B2 + sum W2*v, then *400 and divided by 255*64; with the
+the clipped ReLU an i32 sum B2 + sum W2*v, then *S and divided by 255*64; with the
 squared one, per view an i32 sum of wrap16(v*W2)*v, then
-(both views + 255*B2)*400 divided by 255*255*64; divisions truncate toward zero (Rust's
+(both views + 255*B2)*S divided by 255*255*64; divisions truncate toward zero (Rust's
 `/`). Overflows of the 16- and 32-bit steps wrap as in a release build and are reported on
 stderr.
 """
@@ -87,7 +87,7 @@ def rows(net, view):
 
 
 def float_eval(net, us, them, bucket):
-    """400*y with the dequantised weights and the float activation."""
+    """S*y with the dequantised weights and the float activation."""
     H = net.H
     W1f, B1f, W2f, B2f = nnuefmt.dequantise(net)
     W1f = np.vstack([W1f, np.zeros((1, H))])  # row KB*F: padding
@@ -98,7 +98,7 @@ def float_eval(net, us, them, bucket):
         if net.A == SCRELU:
             act = act * act
         y = y + (act * w2[:, half]).sum(axis=1)
-    return 400.0 * y
+    return float(net.S) * y
 
 
 def int_eval(net, us, them, bucket, overflows):
@@ -124,11 +124,11 @@ def int_eval(net, us, them, bucket, overflows):
             total += (v * w2[:, half]).sum(axis=1)
     if net.A == SCRELU:
         # The engine adds in 64 bits: only the 32-bit view sums can wrap.
-        return trunc_div((total + net.B2[bucket] * QA) * 400, QA * QA * QB)
+        return trunc_div((total + net.B2[bucket] * QA) * net.S, QA * QA * QB)
     exact = net.B2[bucket] + total
     total = wrap(exact, 32)
     overflows["i32 sum"] += int((total != exact).sum())
-    exact = total * 400
+    exact = total * net.S
     prod = wrap(exact, 32)
     overflows["i32 product"] += int((prod != exact).sum())
     return trunc_div(prod, QA * QB)

@@ -6,8 +6,8 @@
   record and its few header fields are kept in memory.
 - SAKONNUE: a quantised network as the engine loads it, version 1 (clipped ReLU, one
   output), 2 (an activation code and output buckets chosen by the number of active
-  inputs) or 3 (version 2 with king buckets: one input layer per bucket of the view's own
-  royal piece's square).
+  inputs), 3 (version 2 with king buckets: one input layer per bucket of the view's own
+  royal piece's square) or 4 (version 2 with the output scale, and king buckets or not).
 
 Only numpy is needed, so evaluate.py runs without JAX.
 """
@@ -22,12 +22,14 @@ import numpy as np
 FEAT_MAGIC = b"SAKOFEAT"
 FEAT_VERSION = 1
 NET_MAGIC = b"SAKONNUE"
-NET_VERSIONS = (1, 2, 3)
+NET_VERSIONS = (1, 2, 3, 4)
 
 CRELU, SCRELU = 0, 1  # activation codes of version 2
 ACTIVATIONS = {"crelu": CRELU, "screlu": SCRELU}
 MAX_BUCKETS = 16
 MAX_KING_BUCKETS = 64
+DEFAULT_OUTPUT_SCALE = 400  # centipawns per unit of y before version 4
+MAX_OUTPUT_SCALE = 10000
 
 K_HAND = 8  # hand cap K
 QA = 255  # W1, B1 scale
@@ -220,8 +222,10 @@ class Net:
     number KB and the map M (N bucket numbers); versions 1 and 2 have KB = 1, M all 0."""
 
     def __init__(self, games, T, N, K, H, W1, B1, W2, B2, activation=CRELU, buckets=1,
-                 divisor=1, royal=None, king_buckets=1, king_map=None):
+                 divisor=1, royal=None, king_buckets=1, king_map=None,
+                 output_scale=DEFAULT_OUTPUT_SCALE):
         self.games, self.T, self.N, self.K, self.H = games, T, N, K, H
+        self.S = int(output_scale)
         self.A, self.O, self.D = int(activation), int(buckets), int(divisor)
         self.F = num_inputs(T, N, K)
         self.R = None if royal is None else int(royal)
@@ -238,8 +242,10 @@ class Net:
         self.B2 = np.asarray(B2, dtype=np.int64).reshape(self.O)
 
     def version(self):
-        """3 with king buckets (KB > 1); else 1 for the clipped ReLU with one output bucket
-        (the divisor then plays no part), else 2."""
+        """4 with an output scale S other than 400; else 3 with king buckets (KB > 1); else 1
+        for the clipped ReLU with one output bucket (the divisor then plays no part), else 2."""
+        if self.S != DEFAULT_OUTPUT_SCALE:
+            return 4
         if self.KB > 1:
             return 3
         return 1 if (self.A, self.O) == (CRELU, 1) else 2
@@ -256,7 +262,8 @@ class Net:
 
     def file_size(self):
         """The length of the file write_net makes of this net."""
-        extra = {1: 0, 2: 12, 3: 12 + 8 + self.N}[self.version()]
+        kings = 8 + self.N if self.KB > 1 else 0
+        extra = {1: 0, 2: 12, 3: 12 + 8 + self.N, 4: 12 + 8 + kings}[self.version()]
         return 8 + 4 + 4 + len(self.games.encode()) + 16 + extra \
             + self.KB * self.F * self.H * 2 + self.H * 2 + self.O * (2 * self.H * 2 + 4)
 
@@ -371,7 +378,9 @@ def write_net(path, net):
     ]
     if version >= 2:
         parts.append(struct.pack("<3I", net.A, net.O, net.D))
-    if version == 3:
+    if version == 4:
+        parts.append(struct.pack("<2I", net.S, int(net.KB > 1)))
+    if version == 3 or (version == 4 and net.KB > 1):
         parts += [struct.pack("<2I", net.R, net.KB), net.M.astype(np.uint8).tobytes()]
     parts += [net.W1.astype("<i2").tobytes(), net.B1.astype("<i2").tobytes()]
     for b in range(net.O):
@@ -401,10 +410,25 @@ def _read_output_header(path, data, p, version):
     return A, O, D, p + 12
 
 
-def _read_king_header(path, data, p, version, T, N):
-    """(royal type, king buckets, map, next offset): version 3's fields, or for versions 1
-    and 2 (None, 1, None, p)."""
-    if version < 3:
+def _read_scale_header(path, data, p, version):
+    """(output scale, whether king fields follow, next offset): version 4's fields; for
+    versions 1 to 3 (400, version == 3, p)."""
+    if version < 4:
+        return DEFAULT_OUTPUT_SCALE, version == 3, p
+    if len(data) < p + 8:
+        raise FormatError(f"{path}: cut in the header")
+    S, flag = struct.unpack_from("<2I", data, p)
+    if not 1 <= S <= MAX_OUTPUT_SCALE:
+        raise FormatError(f"{path}: output scale {S} (1 to {MAX_OUTPUT_SCALE})")
+    if flag not in (0, 1):
+        raise FormatError(f"{path}: king-bucket flag {flag} (0 or 1)")
+    return S, flag == 1, p + 8
+
+
+def _read_king_header(path, data, p, kings, T, N):
+    """(royal type, king buckets, map, next offset): the king fields when `kings`, else
+    (None, 1, None, p)."""
+    if not kings:
         return None, 1, None, p
     if len(data) < p + 8 + N:
         raise FormatError(f"{path}: cut in the header")
@@ -446,7 +470,8 @@ def read_net(path):
     if T == 0 or N == 0:
         raise FormatError(f"{path}: T = {T}, N = {N}")
     A, O, D, p = _read_output_header(path, data, p, version)
-    R, KB, M, p = _read_king_header(path, data, p, version, T, N)
+    S, kings, p = _read_scale_header(path, data, p, version)
+    R, KB, M, p = _read_king_header(path, data, p, kings, T, N)
     F = num_inputs(T, N, K)
     want = p + KB * F * H * 2 + H * 2 + O * (2 * H * 2 + 4)
     if len(data) != want:
@@ -459,4 +484,4 @@ def read_net(path):
     for _ in range(O):
         W2.append(np.frombuffer(data, "<i2", 2 * H, p)); p += 2 * H * 2
         B2.append(struct.unpack_from("<i", data, p)[0]); p += 4
-    return Net(games, T, N, K, H, W1, B1, np.stack(W2), B2, A, O, D, R, KB, M)
+    return Net(games, T, N, K, H, W1, B1, np.stack(W2), B2, A, O, D, R, KB, M, S)

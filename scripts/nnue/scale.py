@@ -44,6 +44,23 @@ def compare(ev, ref, within):
     return slope, float(np.corrcoef(x, y)[0, 1]), int(keep.sum())
 
 
+def write_scaled(net, factor, out):
+    """Writes `net` to `out` with its output scale times `factor` (a string)."""
+    try:
+        f = float(factor)
+    except ValueError:
+        sys.exit(f"error: --write factor {factor!r} is not a number")
+    new = int(round(net.S * f))
+    if not 1 <= new <= nnuefmt.MAX_OUTPUT_SCALE:
+        sys.exit(f"error: output scale {new} (1 to {nnuefmt.MAX_OUTPUT_SCALE})")
+    old, net.S = net.S, new
+    try:
+        nnuefmt.write_net(out, net)
+    except OSError as e:
+        sys.exit(f"error: {e}")
+    print(f"wrote {out}: output scale {old} -> {new}, version {net.version()}")
+
+
 def main():
     ap = argparse.ArgumentParser(description="Compare the scale of two nets' evaluations.")
     ap.add_argument("net")
@@ -51,6 +68,10 @@ def main():
     ap.add_argument("features")
     ap.add_argument("--first", type=int, default=20000,
                     help="positions from the start of the file (0: all)")
+    ap.add_argument("--write", nargs=2, metavar=("FACTOR", "OUT"),
+                    help="also write NET to OUT with its output scale (centipawns per unit "
+                         "of y) multiplied by FACTOR, rounded: a version-4 file unless the "
+                         "result is 400; the weights are not touched")
     ap.add_argument("--within", type=int, default=1000,
                     help="compare where the reference scores within ± this many centipawns")
     args = ap.parse_args()
@@ -75,6 +96,8 @@ def main():
     print(f"slope {slope:.3f}  correlation {corr:.4f}  "
           f"mean |eval| {np.abs(ev).mean():.1f} (reference {np.abs(rv).mean():.1f})  "
           f"factor to the reference's scale {1.0 / slope:.4f}")
+    if args.write:
+        write_scaled(net, args.write[0], args.write[1])
 
 
 if __name__ == "__main__":

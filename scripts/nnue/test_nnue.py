@@ -160,6 +160,28 @@ class Format(unittest.TestCase):
         np.testing.assert_array_equal(nnuefmt.king_buckets(views, 5, 64, CHESS8),
                                       [3, 0, 4, 0, 7])
 
+    def test_version_4_round_trip(self):
+        for KB in (1, 8):
+            net = random_net(self.rng, O=2, A=nnuefmt.CRELU, KB=KB)
+            net.S = 361
+            path = os.path.join(self.dir, f"v4-{KB}.nnue")
+            nnuefmt.write_net(path, net)
+            back = nnuefmt.read_net(path)
+            self.assertEqual((back.version(), back.S, back.KB), (4, 361, KB))
+            for name in ("W1", "B1", "W2", "B2"):
+                np.testing.assert_array_equal(getattr(back, name), getattr(net, name))
+            with open(path, "rb") as f:
+                data = bytearray(f.read())
+            at = 16 + len(b"normal") + 16 + 12
+            for word, value in ((0, 0), (0, 10001), (1, 2)):
+                bad = bytearray(data)
+                struct.pack_into("<I", bad, at + 4 * word, value)
+                bad_path = os.path.join(self.dir, "bad-v4.nnue")
+                with open(bad_path, "wb") as f:
+                    f.write(bad)
+                with self.assertRaises(nnuefmt.FormatError):
+                    nnuefmt.read_net(bad_path)
+
     def test_malformed_version_3_files_are_refused(self):
         path = os.path.join(self.dir, "bad3.nnue")
         nnuefmt.write_net(path, random_net(self.rng, KB=8))
@@ -356,6 +378,14 @@ class Scale(unittest.TestCase):
 
     def test_a_net_has_its_own_scale(self):
         self.assertEqual(self.slope(self.ref), 1.0)
+
+    def test_write_changes_only_the_output_scale(self):
+        out = os.path.join(self.dir, "scaled.nnue")
+        log = run(["scale.py", self.ref, self.ref, self.data, "--write", "0.9", out])
+        self.assertIn("output scale 400 -> 360, version 4", log)
+        self.assertAlmostEqual(self.slope(out), 0.9, delta=0.01)
+        back, ref = nnuefmt.read_net(out), nnuefmt.read_net(self.ref)
+        np.testing.assert_array_equal(back.W2, ref.W2)
 
     def test_a_doubled_output_has_twice_the_scale(self):
         self.assertAlmostEqual(self.slope(self.double), 2.0, delta=0.01)
