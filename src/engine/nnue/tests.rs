@@ -649,4 +649,11 @@ fn broken_version_4_files_are_refused_with_the_reason() {
         .to_string()
         .starts_with("bad header: output scale 0"));
     assert!(matches!(err(&bytes[..at + 6]), NetError::Truncated { .. }));
+    // A net put together in code with no output scale is refused, not a zero evaluation.
+    let mut zero = scaled_net(361, false);
+    zero.output_scale = 0;
+    assert_eq!(
+        Network::for_game(&zero, def_of("normal"), "x").unwrap_err(),
+        NetError::BadOutputScale(0)
+    );
 }
