@@ -35,6 +35,17 @@ def trunc_div(a, b):
     return np.where((a < 0) != (b < 0), -q, q)
 
 
+def batches(net, feats, positions, chunk=4096):
+    """The positions with the indices `positions` (a numpy array) in chunks of `chunk`:
+    (indices, us, them, output buckets), with the active inputs of each view padded as
+    `FeatureSet.gather` pads them."""
+    for a in range(0, len(positions), chunk):
+        idx = positions[a:a + chunk]
+        width = max(int(feats.n[idx].max()), 1)
+        us, them = feats.gather(idx, width)
+        yield idx, us, them, net.bucket(feats.n[idx])
+
+
 def main():
     ap = argparse.ArgumentParser(description="Evaluate feature-file positions with a net.")
     ap.add_argument("net")
@@ -60,12 +71,7 @@ def main():
     count = feats.count if args.first <= 0 else min(args.first, feats.count)
     overflows = {"i16 accumulator": 0, "i16 product": 0, "i32 sum": 0, "i32 product": 0}
     max_diff = 0.0
-    chunk = 4096
-    for a in range(0, count, chunk):
-        idx = np.arange(a, min(count, a + chunk))
-        width = max(int(feats.n[idx].max()), 1)
-        us, them = feats.gather(idx, width)
-        bucket = net.bucket(feats.n[idx])
+    for idx, us, them, bucket in batches(net, feats, np.arange(count)):
         float_cp = float_eval(net, us, them, bucket)
         int_cp = int_eval(net, us, them, bucket, overflows)
         max_diff = max(max_diff, float(np.abs(float_cp - int_cp).max()))

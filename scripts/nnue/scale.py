@@ -18,7 +18,7 @@ import sys
 import numpy as np
 
 import nnuefmt
-from evaluate import int_eval
+from evaluate import batches, int_eval
 
 
 def evaluations(net, feats, positions, chunk=4096):
@@ -26,11 +26,10 @@ def evaluations(net, feats, positions, chunk=4096):
     indices `positions` (a numpy array), in that order."""
     out = np.empty(len(positions), np.int64)
     overflows = {"i16 accumulator": 0, "i16 product": 0, "i32 sum": 0, "i32 product": 0}
-    for a in range(0, len(positions), chunk):
-        idx = positions[a:a + chunk]
-        width = max(int(feats.n[idx].max()), 1)
-        us, them = feats.gather(idx, width)
-        out[a:a + len(idx)] = int_eval(net, us, them, net.bucket(feats.n[idx]), overflows)
+    done = 0
+    for idx, us, them, bucket in batches(net, feats, positions, chunk):
+        out[done:done + len(idx)] = int_eval(net, us, them, bucket, overflows)
+        done += len(idx)
     return out
 
 

@@ -251,6 +251,13 @@ class Training(unittest.TestCase):
         path, log = self.train("scaled.nnue", "--init-net", first, "--lr", "1e-5",
                                "--match-scale", ref)
         self.assertRegex(log, r"scale: slope 0\.3[0-9]* on the reference")
+        scaled = nnuefmt.read_net(path)
+        # The scale goes into the file's field; the weights stay as trained (a tiny
+        # learning rate moves them by at most a rounding step or two, never threefold).
+        self.assertEqual(scaled.version(), 4)
+        self.assertTrue(1100 <= scaled.S <= 1300, scaled.S)
+        self.assertLessEqual(int(np.abs(scaled.W2.astype(np.int64)
+                                        - nnuefmt.read_net(first).W2).max()), 2)
         out = run(["scale.py", path, ref, self.data, "--first", "0", "--within", "100000"])
         slope = float(re.search(r"slope ([0-9.]+)", out).group(1))
         self.assertAlmostEqual(slope, 1.0, delta=0.03)

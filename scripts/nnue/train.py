@@ -101,11 +101,12 @@ def parse_args(argv=None):
                          "output weights, so the run starts from the same function); Adam "
                          "starts from zero moments")
     ap.add_argument("--match-scale", default=None, metavar="NNUE",
-                    help="write the net with its output layer multiplied by the factor that "
-                         "brings its evaluation to this net's scale (scale.py's slope over up "
-                         "to 65,536 validation positions); the checkpoint keeps the trained "
-                         "weights. Search scores run larger than the static evaluation, so a "
-                         "fine-tune on them grows the scale round by round")
+                    help="write the net with the output scale (centipawns per unit of y, a "
+                         "version-4 field) that brings its evaluation to this net's scale "
+                         "(scale.py's slope over up to 65,536 validation positions); the "
+                         "weights are written as trained. Search scores run larger than the "
+                         "static evaluation, so a fine-tune on them grows the scale round by "
+                         "round")
     ap.add_argument("--stop-after", type=int, default=None,
                     help="end after this epoch (the schedule still follows --epochs); "
                          "continue later with --resume")
@@ -554,12 +555,9 @@ def write_net(path, params, args, kings=None, match=None):
     if kings is not None:
         W1, royal, king_map = kings.effective(W1), kings.R, kings.M
 
-    def quantise(factor):
-        return nnuefmt.quantise(args.games, args.types, args.squares, K_HAND,
-                                W1, host["B1"], host["W2"] * factor, host["B2"] * factor,
-                                activation_code(args), args.bucket_divisor, royal, king_map)
-
-    net = quantise(1.0)
+    net = nnuefmt.quantise(args.games, args.types, args.squares, K_HAND,
+                           W1, host["B1"], host["W2"], host["B2"],
+                           activation_code(args), args.bucket_divisor, royal, king_map)
     if match is not None:
         ref, data, positions = match
         try:
@@ -567,9 +565,12 @@ def write_net(path, params, args, kings=None, match=None):
                                               scale.evaluations(ref, data, positions), 1000)
         except ValueError as e:
             sys.exit(f"--match-scale: {e}")
-        net = quantise(1.0 / slope)
+        new_scale = int(round(net.S / slope))
+        if not 1 <= new_scale <= nnuefmt.MAX_OUTPUT_SCALE:
+            sys.exit(f"--match-scale: output scale {new_scale} (1 to {nnuefmt.MAX_OUTPUT_SCALE})")
         log(f"scale: slope {slope:.3f} on the reference (correlation {corr:.4f}, {used} "
-            f"positions); output layer written times {1.0 / slope:.4f}")
+            f"positions); output scale {net.S} -> {new_scale} (times {1.0 / slope:.4f})")
+        net.S = new_scale
     if net.A == nnuefmt.SCRELU:
         for b, v in net.screlu_overflows():
             log(f"warning: bucket {b}, view {v}: sum of |W2| above "
