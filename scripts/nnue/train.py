@@ -548,8 +548,8 @@ def activation_code(args):
 def write_net(path, params, args, kings=None, match=None):
     """The quantised net: version 3 with king buckets (W1 the factoriser's sums), else
     version 1 with one output bucket and crelu, else version 2. With `match` (a reference
-    net, the feature set and the positions to compare on) the output layer is first scaled
-    to the reference's evaluation scale."""
+    net, the feature set and the positions to compare on) the output scale S is set so that
+    the net evaluates on the reference's scale (a version-4 file; the weights as trained)."""
     host = {k: np.asarray(v) for k, v in params.items()}
     W1, royal, king_map = host["W1"], None, None
     if kings is not None:
