@@ -14,6 +14,7 @@ Only numpy is needed, so evaluate.py runs without JAX.
 
 import mmap
 import os
+import math
 import struct
 from array import array
 
@@ -215,6 +216,18 @@ class FeatureSet:
         return us, them
 
 
+def rescaled(S, factor):
+    """The output scale S times `factor`, rounded: the scale of a net whose evaluations
+    are `factor` times those at S. Raises ValueError when the factor is not finite or the
+    result lies outside 1 to MAX_OUTPUT_SCALE."""
+    if not math.isfinite(factor):
+        raise ValueError(f"scale factor {factor} is not finite")
+    new = int(round(S * factor))
+    if not 1 <= new <= MAX_OUTPUT_SCALE:
+        raise ValueError(f"output scale {new} (1 to {MAX_OUTPUT_SCALE})")
+    return new
+
+
 class Net:
     """A quantised network: integer arrays as stored in the file. W1 is (KB*F, H), bucket
     k's input i at row k*F + i; W2 is (O, 2H) and B2 (O,), one row per output bucket; a
@@ -262,8 +275,9 @@ class Net:
 
     def file_size(self):
         """The length of the file write_net makes of this net."""
-        kings = 8 + self.N if self.KB > 1 else 0
-        extra = {1: 0, 2: 12, 3: 12 + 8 + self.N, 4: 12 + 8 + kings}[self.version()]
+        version = self.version()
+        extra = (12 if version >= 2 else 0) + (8 if version == 4 else 0) \
+            + (8 + self.N if self.KB > 1 else 0)
         return 8 + 4 + 4 + len(self.games.encode()) + 16 + extra \
             + self.KB * self.F * self.H * 2 + self.H * 2 + self.O * (2 * self.H * 2 + 4)
 

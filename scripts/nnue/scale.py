@@ -49,9 +49,10 @@ def write_scaled(net, factor, out):
         f = float(factor)
     except ValueError:
         sys.exit(f"error: --write factor {factor!r} is not a number")
-    new = int(round(net.S * f))
-    if not 1 <= new <= nnuefmt.MAX_OUTPUT_SCALE:
-        sys.exit(f"error: output scale {new} (1 to {nnuefmt.MAX_OUTPUT_SCALE})")
+    try:
+        new = nnuefmt.rescaled(net.S, f)
+    except ValueError as e:
+        sys.exit(f"error: {e}")
     old, net.S = net.S, new
     try:
         nnuefmt.write_net(out, net)

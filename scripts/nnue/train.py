@@ -565,11 +565,13 @@ def write_net(path, params, args, kings=None, match=None):
                                               scale.evaluations(ref, data, positions), 1000)
         except ValueError as e:
             sys.exit(f"--match-scale: {e}")
-        new_scale = int(round(net.S / slope))
-        if not 1 <= new_scale <= nnuefmt.MAX_OUTPUT_SCALE:
-            sys.exit(f"--match-scale: output scale {new_scale} (1 to {nnuefmt.MAX_OUTPUT_SCALE})")
+        factor = 1.0 / slope if slope != 0.0 else math.inf
+        try:
+            new_scale = nnuefmt.rescaled(net.S, factor)
+        except ValueError as e:
+            sys.exit(f"--match-scale: slope {slope:.3f}: {e}")
         log(f"scale: slope {slope:.3f} on the reference (correlation {corr:.4f}, {used} "
-            f"positions); output scale {net.S} -> {new_scale} (times {1.0 / slope:.4f})")
+            f"positions); output scale {net.S} -> {new_scale} (times {factor:.4f})")
         net.S = new_scale
     if net.A == nnuefmt.SCRELU:
         for b, v in net.screlu_overflows():

@@ -370,11 +370,17 @@ fn read_output_header(r: &mut Reader<'_>) -> Result<(Activation, usize, usize), 
 
 /// Version 4's output scale, checked.
 fn read_output_scale(r: &mut Reader<'_>) -> Result<u32, NetError> {
-    let scale = r.u32()?;
-    if !(1..=MAX_OUTPUT_SCALE).contains(&scale) {
-        return Err(NetError::BadOutputScale(scale));
+    check_output_scale(r.u32()?)
+}
+
+/// `scale` if it is a valid output scale (1 to [`MAX_OUTPUT_SCALE`]), whether read from a
+/// file or set in code.
+pub(super) fn check_output_scale(scale: u32) -> Result<u32, NetError> {
+    if (1..=MAX_OUTPUT_SCALE).contains(&scale) {
+        Ok(scale)
+    } else {
+        Err(NetError::BadOutputScale(scale))
     }
-    Ok(scale)
 }
 
 /// Version 3's royal type, king bucket count and bucket map (one byte per square), checked.

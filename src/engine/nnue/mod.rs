@@ -250,9 +250,7 @@ fn check_output_layer(file: &NetFile) -> Result<(), NetError> {
     if file.divisor == 0 {
         return Err(NetError::BadDivisor(0));
     }
-    if !(1..=file::MAX_OUTPUT_SCALE).contains(&file.output_scale) {
-        return Err(NetError::BadOutputScale(file.output_scale));
-    }
+    file::check_output_scale(file.output_scale)?;
     let weights = file.buckets * 2 * file.width;
     if file.out_weights.len() != weights || file.out_bias.len() != file.buckets {
         return Err(NetError::WrongShape(format!(
