@@ -1,9 +1,10 @@
 //! The engine on top of the rules core: evaluation (`eval`, with its tables,
 //! parameter layout and pawn cache; `nnue`, the network), static exchange evaluation, the search's move statistics (`history`), the search with its transposition table
-//! and time management.
+//! (on huge pages where the system offers them: `huge_array`) and time management.
 
 pub mod eval;
 pub mod history;
+pub mod huge_array;
 pub mod nnue;
 pub mod search;
 pub mod see;

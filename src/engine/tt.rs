@@ -15,8 +15,10 @@
 //! new result has none) unless it is much deeper and the new result is only a bound;
 //! otherwise the entry worth least (shallow and old) goes.
 
+use std::alloc::{self, Layout};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
+use super::huge_array::{HugeArray, ZeroIsValid};
 use crate::rules::moves::Move;
 
 /// How a stored score bounds the true score.
@@ -67,9 +69,12 @@ struct Bucket {
     slots: [Slot; ENTRIES_PER_BUCKET],
 }
 
+// SAFETY: a bucket is atomics of integers only; all-zero words are an empty slot.
+unsafe impl ZeroIsValid for Bucket {}
+
 /// A lockless transposition table.
 pub struct Tt {
-    buckets: Vec<Bucket>,
+    buckets: HugeArray<Bucket>,
     generation: AtomicU8,
 }
 
@@ -160,12 +165,15 @@ impl Tt {
             match Tt::try_new(mb) {
                 Ok(t) => return t,
                 Err(_) if mb > 1 => mb /= 2,
-                Err(_) => {
-                    return Tt {
-                        buckets: vec![Bucket::default()],
-                        generation: AtomicU8::new(0),
+                Err(_) => match HugeArray::zeroed(1) {
+                    Some(buckets) => {
+                        return Tt {
+                            buckets,
+                            generation: AtomicU8::new(0),
+                        }
                     }
-                }
+                    None => alloc::handle_alloc_error(Layout::new::<Bucket>()),
+                },
             }
         }
     }
@@ -174,11 +182,8 @@ impl Tt {
     pub fn try_new(mb: usize) -> Result<Tt, String> {
         let bytes = mb.clamp(1, 1 << 16) * 1024 * 1024;
         let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::new();
-        buckets
-            .try_reserve_exact(n)
-            .map_err(|_| format!("cannot allocate a {mb} MB hash table"))?;
-        buckets.extend((0..n).map(|_| Bucket::default()));
+        let buckets =
+            HugeArray::zeroed(n).ok_or_else(|| format!("cannot allocate a {mb} MB hash table"))?;
         Ok(Tt {
             buckets,
             generation: AtomicU8::new(0),
@@ -187,7 +192,7 @@ impl Tt {
 
     /// Forgets every entry.
     pub fn clear(&self) {
-        for b in &self.buckets {
+        for b in self.buckets.iter() {
             b.slots.iter().for_each(Slot::clear);
         }
         self.generation.store(0, Ordering::Relaxed);
