@@ -39,6 +39,7 @@ fn random_net(games: &[&str], width: usize, seed: u64) -> NetFile {
         out_weights: (0..2 * width).map(|_| small(100)).collect(),
         out_bias: vec![0],
         output_scale: DEFAULT_OUTPUT_SCALE,
+        material_scale: None,
     }
 }
 

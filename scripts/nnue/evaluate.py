@@ -11,8 +11,9 @@ rows (of a version-3 net, the rows of the view's king bucket), clamped to v = 0.
 the clipped ReLU an i32 sum B2 + sum W2*v, then *S and divided by 255*64; with the
 squared one, per view an i32 sum of wrap16(v*W2)*v, then
 (both views + 255*B2)*S divided by 255*255*64; divisions truncate toward zero (Rust's
-`/`). Overflows of the 16- and 32-bit steps wrap as in a release build and are reported on
-stderr.
+`/`). A version-5 net's material factor f(n) (in 1/1024) then multiplies those centipawns,
+divided by 1024 (truncating again); the float evaluation is multiplied by f(n)/1024. Overflows of the 16- and
+32-bit steps wrap as in a release build and are reported on stderr.
 """
 
 import argparse
@@ -72,8 +73,8 @@ def main():
     overflows = {"i16 accumulator": 0, "i16 product": 0, "i32 sum": 0, "i32 product": 0}
     max_diff = 0.0
     for idx, us, them, bucket in batches(net, feats, np.arange(count)):
-        float_cp = float_eval(net, us, them, bucket)
-        int_cp = int_eval(net, us, them, bucket, overflows)
+        float_cp = float_eval(net, us, them, bucket, feats.n[idx])
+        int_cp = int_eval(net, us, them, bucket, overflows, feats.n[idx])
         max_diff = max(max_diff, float(np.abs(float_cp - int_cp).max()))
         stm = feats.stm[idx]
         print("\n".join(f"{i} {s} {f:.2f} {c}"
@@ -92,8 +93,9 @@ def rows(net, view):
     return np.where(view < net.F, view + (k * net.F)[:, None], net.KB * net.F)
 
 
-def float_eval(net, us, them, bucket):
-    """S*y with the dequantised weights and the float activation."""
+def float_eval(net, us, them, bucket, n=None):
+    """S*y with the dequantised weights and the float activation; with `n` (active inputs
+    per position), times the material factor / 1024 of a version-5 net."""
     H = net.H
     W1f, B1f, W2f, B2f = nnuefmt.dequantise(net)
     W1f = np.vstack([W1f, np.zeros((1, H))])  # row KB*F: padding
@@ -104,11 +106,17 @@ def float_eval(net, us, them, bucket):
         if net.A == SCRELU:
             act = act * act
         y = y + (act * w2[:, half]).sum(axis=1)
-    return float(net.S) * y
+    factor = 1.0 if n is None else net.material_factor(n) / nnuefmt.MATERIAL_UNIT
+    return float(net.S) * y * factor
 
 
-def int_eval(net, us, them, bucket, overflows):
-    """The engine's integer evaluation; counts the positions where a step wrapped."""
+def int_eval(net, us, them, bucket, overflows, n=None):
+    """The engine's integer evaluation; counts the positions where a step wrapped. With `n`
+    (active inputs per position) a version-5 net's material factor is applied as the engine
+    does (to the centipawns, then divided by 1024, truncating); without, the output as it is."""
+    f = np.full(len(bucket), nnuefmt.MATERIAL_UNIT, np.int64) if n is None \
+        else net.material_factor(n)
+    unit = nnuefmt.MATERIAL_UNIT
     H = net.H
     W1 = np.vstack([net.W1, np.zeros((1, H), np.int64)])  # row KB*F: padding
     w2 = net.W2[bucket]
@@ -130,14 +138,15 @@ def int_eval(net, us, them, bucket, overflows):
             total += (v * w2[:, half]).sum(axis=1)
     if net.A == SCRELU:
         # The engine adds in 64 bits: only the 32-bit view sums can wrap.
-        return trunc_div((total + net.B2[bucket] * QA) * net.S, QA * QA * QB)
+        cp = trunc_div((total + net.B2[bucket] * QA) * net.S, QA * QA * QB)
+        return trunc_div(cp * f, unit)
     exact = net.B2[bucket] + total
     total = wrap(exact, 32)
     overflows["i32 sum"] += int((total != exact).sum())
     exact = total * net.S
     prod = wrap(exact, 32)
     overflows["i32 product"] += int((prod != exact).sum())
-    return trunc_div(prod, QA * QB)
+    return trunc_div(trunc_div(prod, QA * QB) * f, unit)
 
 
 if __name__ == "__main__":

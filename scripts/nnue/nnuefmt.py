@@ -7,7 +7,8 @@
 - SAKONNUE: a quantised network as the engine loads it, version 1 (clipped ReLU, one
   output), 2 (an activation code and output buckets chosen by the number of active
   inputs), 3 (version 2 with king buckets: one input layer per bucket of the view's own
-  royal piece's square) or 4 (version 2 with the output scale, and king buckets or not).
+  royal piece's square), 4 (version 2 with the output scale, and king buckets or not) or 5
+  (version 4 with a material-scale table: a factor per count of active inputs).
 
 Only numpy is needed, so evaluate.py runs without JAX.
 """
@@ -23,7 +24,7 @@ import numpy as np
 FEAT_MAGIC = b"SAKOFEAT"
 FEAT_VERSION = 1
 NET_MAGIC = b"SAKONNUE"
-NET_VERSIONS = (1, 2, 3, 4)
+NET_VERSIONS = (1, 2, 3, 4, 5)
 
 CRELU, SCRELU = 0, 1  # activation codes of version 2
 ACTIVATIONS = {"crelu": CRELU, "screlu": SCRELU}
@@ -31,6 +32,9 @@ MAX_BUCKETS = 16
 MAX_KING_BUCKETS = 64
 DEFAULT_OUTPUT_SCALE = 400  # centipawns per unit of y before version 4
 MAX_OUTPUT_SCALE = 10000
+MAX_MATERIAL_ENTRIES = 512  # most entries of a version-5 material-scale table
+MATERIAL_UNIT = 1024  # a material factor of 1024 leaves the evaluation as it is
+MAX_MATERIAL_FACTOR = 4 * MATERIAL_UNIT
 
 K_HAND = 8  # hand cap K
 QA = 255  # W1, B1 scale
@@ -236,9 +240,11 @@ class Net:
 
     def __init__(self, games, T, N, K, H, W1, B1, W2, B2, activation=CRELU, buckets=1,
                  divisor=1, royal=None, king_buckets=1, king_map=None,
-                 output_scale=DEFAULT_OUTPUT_SCALE):
+                 output_scale=DEFAULT_OUTPUT_SCALE, material=None):
         self.games, self.T, self.N, self.K, self.H = games, T, N, K, H
         self.S = int(output_scale)
+        # Version 5's material scale: a factor in 1/1024 per count of active inputs.
+        self.material = None if material is None else [int(v) for v in material]
         self.A, self.O, self.D = int(activation), int(buckets), int(divisor)
         self.F = num_inputs(T, N, K)
         self.R = None if royal is None else int(royal)
@@ -255,8 +261,11 @@ class Net:
         self.B2 = np.asarray(B2, dtype=np.int64).reshape(self.O)
 
     def version(self):
-        """4 with an output scale S other than 400; else 3 with king buckets (KB > 1); else 1
-        for the clipped ReLU with one output bucket (the divisor then plays no part), else 2."""
+        """5 with a material-scale table; else 4 with an output scale S other than 400; else
+        3 with king buckets (KB > 1); else 1 for the clipped ReLU with one output bucket (the
+        divisor then plays no part), else 2."""
+        if self.material is not None:
+            return 5
         if self.S != DEFAULT_OUTPUT_SCALE:
             return 4
         if self.KB > 1:
@@ -267,6 +276,14 @@ class Net:
         """The output bucket of positions with n active inputs per view: min(n // D, O - 1)."""
         return np.minimum(np.asarray(n, dtype=np.int64) // self.D, self.O - 1)
 
+    def material_factor(self, n):
+        """The material scale's factor (1024 = none) for positions with n active inputs."""
+        n = np.asarray(n, dtype=np.int64)
+        if self.material is None:
+            return np.full(n.shape, MATERIAL_UNIT, np.int64)
+        table = np.asarray(self.material, dtype=np.int64)
+        return table[np.minimum(n, len(table) - 1)]
+
     def king_buckets(self, view):
         """Each row's king bucket for the view inputs `view` (see king_buckets)."""
         if self.KB == 1:
@@ -276,8 +293,9 @@ class Net:
     def file_size(self):
         """The length of the file write_net makes of this net."""
         version = self.version()
-        extra = (12 if version >= 2 else 0) + (8 if version == 4 else 0) \
-            + (8 + self.N if self.KB > 1 else 0)
+        extra = (12 if version >= 2 else 0) + (8 if version >= 4 else 0) \
+            + (8 + self.N if self.KB > 1 else 0) \
+            + (4 + 2 * len(self.material) if version == 5 else 0)
         return 8 + 4 + 4 + len(self.games.encode()) + 16 + extra \
             + self.KB * self.F * self.H * 2 + self.H * 2 + self.O * (2 * self.H * 2 + 4)
 
@@ -381,8 +399,8 @@ def dequantise(net, dtype=np.float64):
 
 
 def write_net(path, net):
-    """Writes `net` as net.version() says: version 3 with king buckets, else version 1 when
-    it can be, else version 2."""
+    """Writes `net` as net.version() says (5 with a material table, 4 with an output scale
+    other than 400, 3 with king buckets, else 1 when it can be, else 2)."""
     games = net.games.encode("utf-8")
     version = net.version()
     parts = [
@@ -392,10 +410,14 @@ def write_net(path, net):
     ]
     if version >= 2:
         parts.append(struct.pack("<3I", net.A, net.O, net.D))
-    if version == 4:
+    if version >= 4:
         parts.append(struct.pack("<2I", net.S, int(net.KB > 1)))
-    if version == 3 or (version == 4 and net.KB > 1):
+    if version == 3 or (version >= 4 and net.KB > 1):
         parts += [struct.pack("<2I", net.R, net.KB), net.M.astype(np.uint8).tobytes()]
+    if version == 5:
+        check_material(net.material)
+        parts += [struct.pack("<I", len(net.material)),
+                  np.asarray(net.material, dtype="<u2").tobytes()]
     parts += [net.W1.astype("<i2").tobytes(), net.B1.astype("<i2").tobytes()]
     for b in range(net.O):
         parts += [net.W2[b].astype("<i2").tobytes(), struct.pack("<i", int(net.B2[b]))]
@@ -437,6 +459,34 @@ def _read_scale_header(path, data, p, version):
     if flag not in (0, 1):
         raise FormatError(f"{path}: king-bucket flag {flag} (0 or 1)")
     return S, flag == 1, p + 8
+
+
+def check_material(table):
+    """A version-5 material-scale table, checked as the engine does."""
+    if not 1 <= len(table) <= MAX_MATERIAL_ENTRIES:
+        raise ValueError(f"material scale: {len(table)} entries (1 to {MAX_MATERIAL_ENTRIES})")
+    for n, v in enumerate(table):
+        if not 1 <= v <= MAX_MATERIAL_FACTOR:
+            raise ValueError(f"material scale: entry {n} is {v} "
+                             f"(1 to {MAX_MATERIAL_FACTOR}, in 1/{MATERIAL_UNIT})")
+
+
+def _read_material(path, data, p, version):
+    """(table or None, next offset): version 5's material-scale table."""
+    if version < 5:
+        return None, p
+    if len(data) < p + 4:
+        raise FormatError(f"{path}: cut in the header")
+    (count,) = struct.unpack_from("<I", data, p)
+    if not 1 <= count <= MAX_MATERIAL_ENTRIES or len(data) < p + 4 + 2 * count:
+        raise FormatError(f"{path}: material scale of {count} entries "
+                          f"(1 to {MAX_MATERIAL_ENTRIES}) or cut short")
+    table = [int(v) for v in np.frombuffer(data, "<u2", count, p + 4)]
+    try:
+        check_material(table)
+    except ValueError as e:
+        raise FormatError(f"{path}: {e}")
+    return table, p + 4 + 2 * count
 
 
 def _read_king_header(path, data, p, kings, T, N):
@@ -486,6 +536,7 @@ def read_net(path):
     A, O, D, p = _read_output_header(path, data, p, version)
     S, kings, p = _read_scale_header(path, data, p, version)
     R, KB, M, p = _read_king_header(path, data, p, kings, T, N)
+    material, p = _read_material(path, data, p, version)
     F = num_inputs(T, N, K)
     want = p + KB * F * H * 2 + H * 2 + O * (2 * H * 2 + 4)
     if len(data) != want:
@@ -498,4 +549,4 @@ def read_net(path):
     for _ in range(O):
         W2.append(np.frombuffer(data, "<i2", 2 * H, p)); p += 2 * H * 2
         B2.append(struct.unpack_from("<i", data, p)[0]); p += 4
-    return Net(games, T, N, K, H, W1, B1, np.stack(W2), B2, A, O, D, R, KB, M, S)
+    return Net(games, T, N, K, H, W1, B1, np.stack(W2), B2, A, O, D, R, KB, M, S, material)

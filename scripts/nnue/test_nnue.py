@@ -182,6 +182,29 @@ class Format(unittest.TestCase):
                 with self.assertRaises(nnuefmt.FormatError):
                     nnuefmt.read_net(bad_path)
 
+    def test_version_5_round_trip(self):
+        for KB in (1, 8):
+            net = random_net(self.rng, O=2, A=nnuefmt.CRELU, KB=KB)
+            net.S, net.material = 361, [512 + 16 * n for n in range(33)]
+            path = os.path.join(self.dir, f"v5-{KB}.nnue")
+            nnuefmt.write_net(path, net)
+            back = nnuefmt.read_net(path)
+            self.assertEqual((back.version(), back.S, back.KB, back.material),
+                             (5, 361, KB, net.material))
+            np.testing.assert_array_equal(back.material_factor([0, 32, 40]), [512, 1024, 1024])
+            with open(path, "rb") as f:
+                data = bytearray(f.read())
+            at = 16 + len(b"normal") + 16 + 12 + 8 + (8 + 64 if KB > 1 else 0)
+            for fmt, off, value in (("<I", 0, 0), ("<I", 0, 513), ("<H", 4 + 2 * 7, 0),
+                                    ("<H", 4 + 2 * 7, 4097)):
+                bad = bytearray(data)
+                struct.pack_into(fmt, bad, at + off, value)
+                bad_path = os.path.join(self.dir, "bad-v5.nnue")
+                with open(bad_path, "wb") as f:
+                    f.write(bad)
+                with self.assertRaises(nnuefmt.FormatError):
+                    nnuefmt.read_net(bad_path)
+
     def test_malformed_version_3_files_are_refused(self):
         path = os.path.join(self.dir, "bad3.nnue")
         nnuefmt.write_net(path, random_net(self.rng, KB=8))
@@ -397,6 +420,23 @@ class Scale(unittest.TestCase):
     def test_a_doubled_output_has_twice_the_scale(self):
         self.assertAlmostEqual(self.slope(self.double), 2.0, delta=0.01)
 
+    def test_calibrate_writes_a_material_table_and_nothing_else(self):
+        out = os.path.join(self.dir, "calibrated.nnue")
+        log = run(["calibrate.py", self.data, "--min-positions", "50", "--write", self.ref,
+                   out])
+        table = [int(v) for v in re.search(r"table \(alpha 0.5, n = 0 \.\. \d+, 1/1024\): "
+                                           r"\[([0-9, ]+)\]", log).group(1).split(",")]
+        back, ref = nnuefmt.read_net(out), nnuefmt.read_net(self.ref)
+        self.assertEqual((back.version(), back.material, back.S), (5, table, ref.S))
+        self.assertTrue(all(1 <= v <= 1024 for v in table), table)
+        self.assertEqual(table[-1], 1024)  # the group with the most material keeps its scale
+        for name in ("W1", "B1", "W2", "B2"):
+            np.testing.assert_array_equal(getattr(back, name), getattr(ref, name))
+        # scale.py --write keeps the table.
+        again = os.path.join(self.dir, "again.nnue")
+        run(["scale.py", out, out, self.data, "--write", "0.9", again])
+        self.assertEqual(nnuefmt.read_net(again).material, table)
+
 
 class Engine(unittest.TestCase):
     """evaluate.py's integer evaluation of version-2 and version-3 nets is the engine's,
@@ -446,6 +486,21 @@ class Engine(unittest.TestCase):
             us, _ = feats.gather(np.arange(feats.count), feats.max_n)
             used = set(nnuefmt.read_net(net).king_buckets(us).tolist())
             self.assertGreaterEqual(len(used), 2, used)
+
+    def test_engine_and_evaluate_agree_on_a_material_table(self):
+        for act in (nnuefmt.CRELU, nnuefmt.SCRELU):
+            net = os.path.join(self.dir, f"v5-{act}.nnue")
+            rng = np.random.default_rng(29 + act)
+            n = random_net(rng, H=32, A=act, D=5, KB=8)
+            n.S, n.material = 361, [int(v) for v in rng.integers(300, 2000, 30)]
+            nnuefmt.write_net(net, n)
+            script = f"uci\nsetoption name EvalFile value {net}\nquit\n"
+            out = subprocess.run([self.sako, "uci"], input=script, capture_output=True,
+                                 text=True, timeout=60).stdout
+            refusal = [l for l in out.splitlines() if "Error" in l]
+            if refusal:
+                self.skipTest(f"this sako refuses version-5 nets: {refusal[0]}")
+            self.check(self.sako, net, self.feats, self.lines)
 
     def check(self, sako, net, feats, lines):
         """The engine's UCI `eval` of every line's position equals evaluate.py's int_cp."""

@@ -425,6 +425,9 @@ def params_from_net(path, T, N, H, O=1, activation=nnuefmt.CRELU, kings=None):
     if (net.T, net.N) != (T, N) or net.H > H:
         sys.exit(f"{path}: T = {net.T}, N = {net.N}, H = {net.H}; this run has "
                  f"T = {T}, N = {N}, H = {H} (H may grow, not shrink)")
+    if net.material is not None:
+        log(f"{path}: its material-scale table is not carried over (the trainer writes the "
+            f"output as trained; calibrate.py --write adds a table)")
     if net.KB > 1:
         theirs = {"KB": net.KB, "R": net.R, "king_map": ",".join(map(str, net.M))}
         differ = kings_mismatch(theirs, kings.meta() if kings else {})

@@ -11,7 +11,7 @@ use crate::rules::position::KingBuckets;
 /// The first eight bytes of a net file.
 pub const MAGIC: &[u8; 8] = b"SAKONNUE";
 /// The newest format version this engine reads and writes (it reads every version from 1).
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 /// Smallest and largest hidden-layer width accepted.
 pub const WIDTH_RANGE: (usize, usize) = (8, 4096);
 /// Most output buckets a version-2 file may have.
@@ -22,6 +22,12 @@ pub const MAX_KING_BUCKETS: usize = 64;
 pub const DEFAULT_OUTPUT_SCALE: u32 = 400;
 /// Largest output scale a version-4 file may have.
 pub const MAX_OUTPUT_SCALE: u32 = 10_000;
+/// Most entries of a version-5 material-scale table.
+pub const MAX_MATERIAL_ENTRIES: usize = 512;
+/// A material-scale entry's unit: 1024 leaves the evaluation as it is.
+pub const MATERIAL_UNIT: u16 = 1024;
+/// Largest material-scale entry (four times the evaluation).
+pub const MAX_MATERIAL_FACTOR: u16 = 4 * MATERIAL_UNIT;
 
 /// The hidden layer's activation `σ`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -86,6 +92,10 @@ pub struct NetFile {
     pub out_bias: Vec<i32>,
     /// Centipawns per unit of the output `y` ([`DEFAULT_OUTPUT_SCALE`] before version 4).
     pub output_scale: u32,
+    /// Version 5's material scale: entry `n` (in 1/[`MATERIAL_UNIT`]) multiplies the
+    /// evaluation of a position with `n` active inputs per view, the last entry every
+    /// larger count (`None`: every evaluation as the output gives it, versions 1 to 4).
+    pub material_scale: Option<Vec<u16>>,
 }
 
 /// Why a net file was refused.
@@ -118,6 +128,8 @@ pub enum NetError {
     BadKingBuckets(String),
     /// A version-4 output scale outside 1 to [`MAX_OUTPUT_SCALE`].
     BadOutputScale(u32),
+    /// A version-5 material-scale table out of range (its length or an entry).
+    BadMaterialScale(String),
     /// The net is not made for the game being played.
     WrongGame {
         /// The game being played.
@@ -159,6 +171,7 @@ impl fmt::Display for NetError {
                 f,
                 "bad header: output scale {s} centipawns (1 to {MAX_OUTPUT_SCALE})"
             ),
+            NetError::BadMaterialScale(e) => write!(f, "bad header: material scale: {e}"),
             NetError::WrongGame { game, games } => {
                 write!(f, "made for {}, not {game}", games.join(", "))
             }
@@ -212,12 +225,15 @@ impl NetFile {
         2 * self.types * (self.squares + self.hand)
     }
 
-    /// The version [`NetFile::to_bytes`] writes: 4 for a net whose output scale is not
-    /// [`DEFAULT_OUTPUT_SCALE`], else 3 for a net with king buckets, 1 for a net version 1
-    /// can hold (the clipped ReLU, one bucket, divisor 1), else 2.
+    /// The version [`NetFile::to_bytes`] writes: 5 for a net with a material-scale table,
+    /// else 4 for a net whose output scale is not [`DEFAULT_OUTPUT_SCALE`], else 3 for a
+    /// net with king buckets, 1 for a net version 1 can hold (the clipped ReLU, one
+    /// bucket, divisor 1), else 2.
     pub fn version(&self) -> u32 {
         let v1 = (self.activation, self.buckets, self.divisor) == (Activation::ClippedRelu, 1, 1);
-        if self.output_scale != DEFAULT_OUTPUT_SCALE {
+        if self.material_scale.is_some() {
+            5
+        } else if self.output_scale != DEFAULT_OUTPUT_SCALE {
             4
         } else if self.kings.is_some() {
             3
@@ -228,7 +244,7 @@ impl NetFile {
         }
     }
 
-    /// Parses a net file's bytes (version 1 to 4).
+    /// Parses a net file's bytes (version 1 to 5).
     pub fn parse(bytes: &[u8]) -> Result<NetFile, NetError> {
         let mut r = Reader { bytes, at: 0 };
         if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
@@ -251,16 +267,20 @@ impl NetFile {
             _ => read_output_header(&mut r)?,
         };
         let output_scale = match version {
-            4 => read_output_scale(&mut r)?,
+            4 | 5 => read_output_scale(&mut r)?,
             _ => DEFAULT_OUTPUT_SCALE,
         };
         let kings = match version {
             3 => Some(read_king_buckets(&mut r, types, squares)?),
-            4 => match r.u32()? {
+            4 | 5 => match r.u32()? {
                 0 => None,
                 1 => Some(read_king_buckets(&mut r, types, squares)?),
                 flag => return Err(NetError::BadKingBuckets(format!("presence flag {flag}"))),
             },
+            _ => None,
+        };
+        let material_scale = match version {
+            5 => Some(read_material_scale(&mut r)?),
             _ => None,
         };
         let sets = kings.as_ref().map_or(1, |k| k.count);
@@ -290,6 +310,7 @@ impl NetFile {
             out_weights,
             out_bias,
             output_scale,
+            material_scale,
         })
     }
 
@@ -313,7 +334,7 @@ impl NetFile {
             let code = self.activation.code() as usize;
             header.extend([code, self.buckets, self.divisor]);
         }
-        if version == 4 {
+        if version >= 4 {
             header.extend([
                 self.output_scale as usize,
                 usize::from(self.kings.is_some()),
@@ -327,6 +348,12 @@ impl NetFile {
         }
         if let Some(k) = &self.kings {
             b.extend_from_slice(&k.map);
+        }
+        if let Some(table) = &self.material_scale {
+            b.extend_from_slice(&(table.len() as u32).to_le_bytes());
+            for v in table {
+                b.extend_from_slice(&v.to_le_bytes());
+            }
         }
         for v in self.columns.iter().chain(&self.bias) {
             b.extend_from_slice(&v.to_le_bytes());
@@ -380,6 +407,44 @@ pub(super) fn check_output_scale(scale: u32) -> Result<u32, NetError> {
         Ok(scale)
     } else {
         Err(NetError::BadOutputScale(scale))
+    }
+}
+
+/// Version 5's material-scale table: its length, then the entries, checked.
+fn read_material_scale(r: &mut Reader<'_>) -> Result<Vec<u16>, NetError> {
+    let len = r.u32()? as usize;
+    if !(1..=MAX_MATERIAL_ENTRIES).contains(&len) {
+        return Err(NetError::BadMaterialScale(format!(
+            "{len} entries (1 to {MAX_MATERIAL_ENTRIES})"
+        )));
+    }
+    let table: Vec<u16> = r
+        .take(2 * len)?
+        .chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect();
+    check_material_scale(&table)?;
+    Ok(table)
+}
+
+/// `table` if it is a valid material scale (1 to [`MAX_MATERIAL_ENTRIES`] entries, each 1
+/// to [`MAX_MATERIAL_FACTOR`]), whether read from a file or set in code.
+pub(super) fn check_material_scale(table: &[u16]) -> Result<(), NetError> {
+    if !(1..=MAX_MATERIAL_ENTRIES).contains(&table.len()) {
+        return Err(NetError::BadMaterialScale(format!(
+            "{} entries (1 to {MAX_MATERIAL_ENTRIES})",
+            table.len()
+        )));
+    }
+    match table
+        .iter()
+        .position(|&v| !(1..=MAX_MATERIAL_FACTOR).contains(&v))
+    {
+        Some(n) => Err(NetError::BadMaterialScale(format!(
+            "entry {n} is {} (1 to {MAX_MATERIAL_FACTOR}, in 1/{MATERIAL_UNIT})",
+            table[n]
+        ))),
+        None => Ok(()),
     }
 }
 

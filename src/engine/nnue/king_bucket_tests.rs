@@ -2,7 +2,7 @@
 //! sum while kings move between buckets, the integer evaluation follows the float
 //! reference, files round trip and malformed ones are refused with the reason.
 
-use super::tests::{assert_within_a_centipawn, check_accumulators_of, def_of, random_net};
+use super::tests::{assert_near_the_float_reference, check_accumulators_of, def_of, random_net};
 use super::*;
 use crate::engine::eval::{random_positions, test_rng};
 use crate::rules::moves::MoveKind;
@@ -115,7 +115,7 @@ fn check_kings_against_float<B: BoardWidth>(net: &Network, def: &VariantDef, see
         pos.set_input_columns(Some(net.input_columns()));
         pos.update_accumulators();
         assert_eq!(net.evaluate(&pos), fresh, "{}", def.name);
-        assert_within_a_centipawn(net, &pos, def.name);
+        assert_near_the_float_reference(net, &pos, def.name);
     }
 }
 

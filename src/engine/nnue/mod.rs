@@ -67,6 +67,9 @@ pub struct Network {
     out_bias: Vec<i32>,
     /// Centipawns per unit of the output (the file's; 400 before version 4).
     output_scale: i64,
+    /// The file's material scale, one factor in 1/1024 per count of active inputs (empty:
+    /// 1024 for every count, versions 1 to 4).
+    material_scale: Vec<i64>,
 }
 
 impl Network {
@@ -107,6 +110,12 @@ impl Network {
             out_weights: file.out_weights.clone(),
             out_bias: file.out_bias.clone(),
             output_scale: i64::from(file.output_scale),
+            material_scale: file
+                .material_scale
+                .iter()
+                .flatten()
+                .map(|&v| i64::from(v))
+                .collect(),
         })
     }
 
@@ -167,21 +176,36 @@ impl Network {
     /// position's accumulators when they are this network's, else computed afresh.
     pub fn evaluate<B: BoardWidth>(&self, pos: &Position<B>) -> i32 {
         let us = pos.side();
-        let bucket = self.bucket(pos);
+        let n = if self.buckets() > 1 || !self.material_scale.is_empty() {
+            pos.active_input_count()
+        } else {
+            0
+        };
+        let (bucket, factor) = (self.bucket_for_inputs(n), self.material_factor(n));
         match pos.accumulators() {
             Some((c, acc)) if Arc::ptr_eq(c, &self.columns) => {
-                self.output(&acc[us], &acc[us.flip()], bucket)
+                self.output(&acc[us], &acc[us.flip()], bucket, factor)
             }
             _ => {
                 let acc = self.columns.refresh(pos);
-                self.output(&acc[us], &acc[us.flip()], bucket)
+                self.output(&acc[us], &acc[us.flip()], bucket, factor)
             }
         }
     }
 
+    /// The material scale's factor (in 1/1024) for a position with `n` active inputs per
+    /// view: 1024 without a table.
+    pub fn material_factor(&self, n: usize) -> i64 {
+        match self.material_scale.last() {
+            None => i64::from(file::MATERIAL_UNIT),
+            Some(last) => *self.material_scale.get(n).unwrap_or(last),
+        }
+    }
+
     /// The output layer of `bucket` on the side to move's accumulator `us` and the
-    /// other's `them` (`docs/nnue.md` gives both activations' integer forms).
-    fn output(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
+    /// other's `them` in centipawns, then times the material factor `factor` in 1/1024
+    /// (each division truncating; `docs/nnue.md` gives both activations' integer forms).
+    fn output(&self, us: &[i16], them: &[i16], bucket: usize, factor: i64) -> i32 {
         let h = self.width();
         let w = &self.out_weights[2 * h * bucket..2 * h * (bucket + 1)];
         let bias = i64::from(self.out_bias[bucket]);
@@ -197,7 +221,8 @@ impl Network {
                 (sum + bias * i64::from(QA), QA * QA * QB)
             }
         };
-        (sum * self.output_scale / i64::from(scale)) as i32
+        let centipawns = sum * self.output_scale / i64::from(scale);
+        (centipawns * factor / i64::from(file::MATERIAL_UNIT)) as i32
     }
 
     /// The same evaluation in floating point from the dequantised weights, with a
@@ -229,7 +254,8 @@ impl Network {
         for j in 0..h {
             y += w(j) * a[j] + w(h + j) * b[j];
         }
-        y * self.output_scale as f64
+        let factor = self.material_factor(n) as f64 / f64::from(file::MATERIAL_UNIT);
+        y * self.output_scale as f64 * factor
     }
 
     /// The float activation of a value already clipped to `[0, 1]`.
@@ -251,6 +277,9 @@ fn check_output_layer(file: &NetFile) -> Result<(), NetError> {
         return Err(NetError::BadDivisor(0));
     }
     file::check_output_scale(file.output_scale)?;
+    if let Some(table) = &file.material_scale {
+        file::check_material_scale(table)?;
+    }
     let weights = file.buckets * 2 * file.width;
     if file.out_weights.len() != weights || file.out_bias.len() != file.buckets {
         return Err(NetError::WrongShape(format!(
