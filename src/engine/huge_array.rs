@@ -1,4 +1,5 @@
-//! A large zero-filled array for tables read at random places (the transposition table).
+//! A large zero-filled array for tables read at random places (the transposition table,
+//! the continuation history).
 //!
 //! Read at random, a table of many megabytes on ordinary 4 KiB pages misses the processor's
 //! address-translation cache on almost every probe. This array starts on a 2 MiB boundary
@@ -7,7 +8,7 @@
 //! switched off, or another system) the array works the same on ordinary pages.
 
 use std::alloc::{self, Layout};
-use std::ops::Deref;
+use std::ops::{Deref, DerefMut};
 use std::ptr::NonNull;
 
 /// The size of a huge page on x86-64 and most 64-bit Linux systems.
@@ -19,6 +20,9 @@ const HUGE_PAGE: usize = 2 * 1024 * 1024;
 /// Implement only for types whose every field is valid when all its bytes are zero
 /// (integers, atomics of integers, arrays and structs of those).
 pub unsafe trait ZeroIsValid {}
+
+// SAFETY: a zero integer is zero.
+unsafe impl ZeroIsValid for i16 {}
 
 /// A fixed-length array of `T`, zero-filled at creation, on huge pages where possible.
 pub struct HugeArray<T: ZeroIsValid> {
@@ -58,6 +62,17 @@ impl<T: ZeroIsValid> HugeArray<T> {
             layout,
         })
     }
+
+    /// [`HugeArray::zeroed`], ending the process as `Vec` does when the memory cannot be
+    /// had.
+    pub fn zeroed_or_abort(len: usize) -> HugeArray<T> {
+        match HugeArray::zeroed(len) {
+            Some(a) => a,
+            None => alloc::handle_alloc_error(
+                Layout::array::<T>(len.max(1)).unwrap_or_else(|_| Layout::new::<T>()),
+            ),
+        }
+    }
 }
 
 impl<T: ZeroIsValid> Deref for HugeArray<T> {
@@ -67,6 +82,13 @@ impl<T: ZeroIsValid> Deref for HugeArray<T> {
         // SAFETY: `ptr` points to `len` initialised elements (zero is a valid `T`), owned by
         // `self` and aligned for `T` (the layout's alignment is at least `T`'s).
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl<T: ZeroIsValid> DerefMut for HugeArray<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        // SAFETY: as in `deref`, and `&mut self` makes this the only reference.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
     }
 }
 
