@@ -474,12 +474,7 @@ class Engine(unittest.TestCase):
             net = os.path.join(self.dir, f"v3-{act}.nnue")
             rng = np.random.default_rng(19 + act)
             nnuefmt.write_net(net, random_net(rng, H=32, A=act, D=5, KB=8))
-            script = f"uci\nsetoption name EvalFile value {net}\nquit\n"
-            out = subprocess.run([self.sako, "uci"], input=script, capture_output=True,
-                                 text=True, timeout=60).stdout
-            refusal = [l for l in out.splitlines() if "Error" in l]
-            if refusal:
-                self.skipTest(f"this sako refuses version-3 nets: {refusal[0]}")
+            self.skip_if_refused(net, 3)
             self.check(self.sako, net, self.feats, self.lines)
             # The positions put the side to move's king in more than one bucket.
             feats = nnuefmt.FeatureSet([self.feats])
@@ -494,13 +489,17 @@ class Engine(unittest.TestCase):
             n = random_net(rng, H=32, A=act, D=5, KB=8)
             n.S, n.material = 361, [int(v) for v in rng.integers(300, 2000, 30)]
             nnuefmt.write_net(net, n)
-            script = f"uci\nsetoption name EvalFile value {net}\nquit\n"
-            out = subprocess.run([self.sako, "uci"], input=script, capture_output=True,
-                                 text=True, timeout=60).stdout
-            refusal = [l for l in out.splitlines() if "Error" in l]
-            if refusal:
-                self.skipTest(f"this sako refuses version-5 nets: {refusal[0]}")
+            self.skip_if_refused(net, 5)
             self.check(self.sako, net, self.feats, self.lines)
+
+    def skip_if_refused(self, net, version):
+        """Skips the test when this sako refuses `net` (an older build, before `version`)."""
+        script = f"uci\nsetoption name EvalFile value {net}\nquit\n"
+        out = subprocess.run([self.sako, "uci"], input=script, capture_output=True,
+                             text=True, timeout=60).stdout
+        refusal = [l for l in out.splitlines() if "Error" in l]
+        if refusal:
+            self.skipTest(f"this sako refuses version-{version} nets: {refusal[0]}")
 
     def check(self, sako, net, feats, lines):
         """The engine's UCI `eval` of every line's position equals evaluate.py's int_cp."""

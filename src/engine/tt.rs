@@ -15,7 +15,6 @@
 //! new result has none) unless it is much deeper and the new result is only a bound;
 //! otherwise the entry worth least (shallow and old) goes.
 
-use std::alloc::{self, Layout};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use super::huge_array::{HugeArray, ZeroIsValid};
@@ -165,15 +164,12 @@ impl Tt {
             match Tt::try_new(mb) {
                 Ok(t) => return t,
                 Err(_) if mb > 1 => mb /= 2,
-                Err(_) => match HugeArray::zeroed(1) {
-                    Some(buckets) => {
-                        return Tt {
-                            buckets,
-                            generation: AtomicU8::new(0),
-                        }
+                Err(_) => {
+                    return Tt {
+                        buckets: HugeArray::zeroed_or_abort(1),
+                        generation: AtomicU8::new(0),
                     }
-                    None => alloc::handle_alloc_error(Layout::new::<Bucket>()),
-                },
+                }
             }
         }
     }
