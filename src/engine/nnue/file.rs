@@ -412,12 +412,7 @@ pub(super) fn check_output_scale(scale: u32) -> Result<u32, NetError> {
 
 /// Version 5's material-scale table: its length, then the entries, checked.
 fn read_material_scale(r: &mut Reader<'_>) -> Result<Vec<u16>, NetError> {
-    let len = r.u32()? as usize;
-    if !(1..=MAX_MATERIAL_ENTRIES).contains(&len) {
-        return Err(NetError::BadMaterialScale(format!(
-            "{len} entries (1 to {MAX_MATERIAL_ENTRIES})"
-        )));
-    }
+    let len = check_material_entries(r.u32()? as usize)?;
     let table: Vec<u16> = r
         .take(2 * len)?
         .chunks_exact(2)
@@ -430,12 +425,7 @@ fn read_material_scale(r: &mut Reader<'_>) -> Result<Vec<u16>, NetError> {
 /// `table` if it is a valid material scale (1 to [`MAX_MATERIAL_ENTRIES`] entries, each 1
 /// to [`MAX_MATERIAL_FACTOR`]), whether read from a file or set in code.
 pub(super) fn check_material_scale(table: &[u16]) -> Result<(), NetError> {
-    if !(1..=MAX_MATERIAL_ENTRIES).contains(&table.len()) {
-        return Err(NetError::BadMaterialScale(format!(
-            "{} entries (1 to {MAX_MATERIAL_ENTRIES})",
-            table.len()
-        )));
-    }
+    check_material_entries(table.len())?;
     match table
         .iter()
         .position(|&v| !(1..=MAX_MATERIAL_FACTOR).contains(&v))
@@ -445,6 +435,18 @@ pub(super) fn check_material_scale(table: &[u16]) -> Result<(), NetError> {
             table[n]
         ))),
         None => Ok(()),
+    }
+}
+
+/// `len` if a material scale may have that many entries (checked before a file's entries
+/// are read, so that a huge count is named as such rather than as a truncated file).
+fn check_material_entries(len: usize) -> Result<usize, NetError> {
+    if (1..=MAX_MATERIAL_ENTRIES).contains(&len) {
+        Ok(len)
+    } else {
+        Err(NetError::BadMaterialScale(format!(
+            "{len} entries (1 to {MAX_MATERIAL_ENTRIES})"
+        )))
     }
 }
 
