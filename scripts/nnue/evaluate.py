@@ -12,8 +12,8 @@ the clipped ReLU an i32 sum B2 + sum W2*v, then *S and divided by 255*64; with t
 squared one, per view an i32 sum of wrap16(v*W2)*v, then
 (both views + 255*B2)*S divided by 255*255*64; divisions truncate toward zero (Rust's
 `/`). A version-5 net's material factor f(n) (in 1/1024) then multiplies those centipawns,
-divided by 1024 (truncating again); the float evaluation is multiplied by f(n)/1024. Overflows of the 16- and
-32-bit steps wrap as in a release build and are reported on stderr.
+divided by 1024 (truncating again); the float evaluation is multiplied by f(n)/1024.
+Overflows of the 16- and 32-bit steps wrap as in a release build and are reported on stderr.
 """
 
 import argparse

@@ -418,7 +418,7 @@ fn read_material_scale(r: &mut Reader<'_>) -> Result<Vec<u16>, NetError> {
         .chunks_exact(2)
         .map(|c| u16::from_le_bytes([c[0], c[1]]))
         .collect();
-    check_material_scale(&table)?;
+    check_material_factors(&table)?;
     Ok(table)
 }
 
@@ -426,6 +426,11 @@ fn read_material_scale(r: &mut Reader<'_>) -> Result<Vec<u16>, NetError> {
 /// to [`MAX_MATERIAL_FACTOR`]), whether read from a file or set in code.
 pub(super) fn check_material_scale(table: &[u16]) -> Result<(), NetError> {
     check_material_entries(table.len())?;
+    check_material_factors(table)
+}
+
+/// Every entry of a material scale between 1 and [`MAX_MATERIAL_FACTOR`].
+fn check_material_factors(table: &[u16]) -> Result<(), NetError> {
     match table
         .iter()
         .position(|&v| !(1..=MAX_MATERIAL_FACTOR).contains(&v))
