@@ -132,6 +132,9 @@ impl Uci {
         o.line("option name EvalFile type string default <empty>");
         o.line("option name Use NNUE type check default true");
         o.line("option name Clear Hash type button");
+        for line in crate::engine::search::params::uci_options() {
+            o.line(&line);
+        }
         o.line("uciok");
     }
 
@@ -210,7 +213,11 @@ impl Uci {
                 }
                 _ => self.info(&format!("Error (bad value for Use NNUE): {value}")),
             },
-            _ => self.info(&format!("Error (unknown option): {name}")),
+            _ => match crate::engine::search::params::set(name, value) {
+                Some(Ok(())) => {}
+                Some(Err(e)) => self.info(&format!("Error ({e})")),
+                None => self.info(&format!("Error (unknown option): {name}")),
+            },
         }
     }
 

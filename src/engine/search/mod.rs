@@ -10,7 +10,9 @@
 //! * `pruning.rs`: reductions, whole-node pruning and the verdict on late moves;
 //! * `singular.rs`: singular extensions of the table's move (and multi-cut);
 //! * `qsearch.rs`: the quiescence search;
-//! * `ordering.rs` and `picker.rs`: move-ordering scores and the staged move picker.
+//! * `ordering.rs` and `picker.rs`: move-ordering scores and the staged move picker;
+//! * `params.rs`: the tunable constants of the rules above (UCI options in a build
+//!   with the `spsa` feature, for `scripts/spsa`).
 //!
 //! # Outline for a newcomer
 //! * [`search`] starts `threads` workers with `std::thread::scope`. Each has its own copy
@@ -76,6 +78,7 @@
 
 mod node;
 mod ordering;
+pub mod params;
 mod picker;
 mod pruning;
 mod qsearch;

@@ -1,6 +1,7 @@
 //! The main alpha-beta node: game-end rules, table cut-offs, static evaluation,
 //! the move loop with its PVS re-searches, and the updates after a cut-off.
 
+use super::params::{get, P};
 use super::pruning::{reduction, Verdict};
 use super::singular::{excluded_key, Singular};
 use super::{Worker, INF, MATE, MATE_BOUND, MAX_PLY};
@@ -558,13 +559,13 @@ impl<B: BoardWidth> Worker<'_, B> {
                 r += 1;
             }
             // Quiet moves with a good history are reduced less, bad ones more.
-            r -= history / 12_000;
+            r -= history / get(P::LmrHistoryDiv);
             let reduced = (new_depth - r).clamp(1, new_depth.max(1));
             score = -self.negamax(-alpha - 1, -alpha, reduced, ply + 1, NodeKind::Cut, true);
             if score > alpha && reduced < new_depth {
                 // A clear surprise earns a ply more, a narrow one a ply less.
-                new_depth += i32::from(score > best + 50 + 2 * new_depth);
-                new_depth -= i32::from(score < best + 10);
+                new_depth += i32::from(score > best + get(P::DeeperMargin) + 2 * new_depth);
+                new_depth -= i32::from(score < best + get(P::ShallowerMargin));
                 if new_depth > reduced {
                     score =
                         -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, kind.flipped(), true);
@@ -601,7 +602,8 @@ impl<B: BoardWidth> Worker<'_, B> {
         ply: usize,
         tried: (&[Move], &[Move]),
     ) {
-        let bonus = (150 * depth - 100).clamp(50, 1_400);
+        let bonus = (get(P::HistoryBonusMul) * depth - get(P::HistoryBonusSub))
+            .clamp(50, get(P::HistoryBonusMax));
         let keys = self.continuation_keys(ply);
         if tactical {
             let (s, v) = (self.move_slot(m), self.victim_type(m));

@@ -2,6 +2,7 @@
 //! (razoring, reverse futility, null move, ProbCut) and the verdict on late moves.
 
 use super::node::{from_tt, to_tt, Node, NodeKind, Tried};
+use super::params::{get, P};
 use super::{Worker, MATE_BOUND};
 
 use crate::engine::tt::{Bound, Entry};
@@ -15,22 +16,34 @@ static REDUCTIONS: once_cell::sync::Lazy<[[u8; 64]; 64]> = once_cell::sync::Lazy
     let mut table = [[0u8; 64]; 64];
     for (d, row) in table.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+            *r = reduction_formula(d, m) as u8;
         }
     }
     table
 });
 
+/// The late-move reduction of the `moves`-th move at `depth` (1 to 63 each) by the
+/// divisor [`P::LmrDivisor`].
+fn reduction_formula(depth: usize, moves: usize) -> i32 {
+    let divisor = f64::from(get(P::LmrDivisor)) / 100.0;
+    (0.5 + (depth as f64).ln() * (moves as f64).ln() / divisor) as i32
+}
+
 /// The late-move reduction of the `moves`-th move at `depth`.
 #[inline]
 pub(super) fn reduction(depth: i32, moves: usize) -> i32 {
-    REDUCTIONS[depth.clamp(1, 63) as usize][moves.clamp(1, 63)] as i32
+    let (d, m) = (depth.clamp(1, 63) as usize, moves.clamp(1, 63));
+    if cfg!(feature = "spsa") {
+        // The divisor may change between searches: no table.
+        return reduction_formula(d, m);
+    }
+    REDUCTIONS[d][m] as i32
 }
 
 /// How many quiet moves a non-PV node at `depth` (1 to 4) searches before late-move
 /// pruning drops the rest.
 fn late_move_limit(depth: i32, improving: bool) -> usize {
-    ((3 + depth * depth) / if improving { 1 } else { 2 }) as usize
+    ((get(P::LmpBase) + depth * depth) / if improving { 1 } else { 2 }) as usize
 }
 
 /// What late-move pruning decides for a move.
@@ -68,7 +81,8 @@ impl<B: BoardWidth> Worker<'_, B> {
     pub(super) fn prune_node(&mut self, node: &Node, beta: i32, allow_null: bool) -> Option<i32> {
         let (depth, static_eval) = (node.depth, node.static_eval());
         // Razoring: so far below the window that only a capture could help.
-        if depth <= 3 && static_eval + 400 + 250 * depth * depth < beta {
+        let razor_margin = get(P::RazorBase) + get(P::RazorDepth2) * depth * depth;
+        if depth <= 3 && static_eval + razor_margin < beta {
             let score = self.qsearch(beta - 1, beta, node.ply);
             if self.stopped {
                 return Some(0);
@@ -78,15 +92,20 @@ impl<B: BoardWidth> Worker<'_, B> {
             }
         }
         // Reverse futility: far above beta near the leaves (less far when improving).
-        let margin = 100 * depth - if node.improving { 70 } else { 0 };
-        if depth <= 7 && static_eval - margin >= beta {
+        let margin = get(P::RfpMargin) * depth
+            - if node.improving {
+                get(P::RfpImproving)
+            } else {
+                0
+            };
+        if depth <= get(P::RfpDepth) && static_eval - margin >= beta {
             return Some(static_eval);
         }
         if !(allow_null && depth >= 3 && static_eval >= beta && self.null_allowed()) {
             return None;
         }
         // The further above beta, the larger the reduction.
-        let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+        let r = 3 + depth / 4 + ((static_eval - beta) / get(P::NmpEvalDiv)).min(3);
         self.moved[node.ply] = None;
         self.pos.make_null();
         self.sh.tt.prefetch(self.pos.key());
@@ -123,7 +142,8 @@ impl<B: BoardWidth> Worker<'_, B> {
         tt: Option<&Entry>,
     ) -> Option<i32> {
         let (depth, ply) = (node.depth, node.ply);
-        let raised = beta + 200 - 60 * i32::from(node.improving);
+        let raised =
+            beta + get(P::ProbcutMargin) - get(P::ProbcutImproving) * i32::from(node.improving);
         if depth < 5 || raised >= MATE_BOUND {
             return None;
         }
@@ -190,7 +210,9 @@ impl<B: BoardWidth> Worker<'_, B> {
     ) -> Verdict {
         let (depth, m) = (node.depth, tried.m);
         if tried.tactical {
-            let losing = depth <= 4 && order_score < 0 && !self.see_at_least(m, -120 * depth);
+            let losing = depth <= 4
+                && order_score < 0
+                && !self.see_at_least(m, -get(P::SeeCaptureMargin) * depth);
             return if losing {
                 Verdict::Skip
             } else {
@@ -200,18 +222,21 @@ impl<B: BoardWidth> Worker<'_, B> {
         // The depth this move would be searched to after its reduction.
         let lmr_depth = (depth - 1 - reduction(depth, tried.index)).max(0);
         let continuation = tried.history - self.hist.quiet(tried.slot);
-        if lmr_depth < 4 && continuation < -3000 * depth {
+        if lmr_depth < 4 && continuation < -get(P::ContHistPrune) * depth {
             return Verdict::Skip;
         }
         let late = depth <= 5 && quiets_seen > late_move_limit(depth, node.improving);
-        let futile = lmr_depth <= 6 && node.static_eval() + 90 + 100 * lmr_depth <= alpha;
+        let futile = lmr_depth <= 6
+            && node.static_eval() + get(P::FutilityBase) + get(P::FutilityDepth) * lmr_depth
+                <= alpha;
         let droppable = late || futile;
         let checks = droppable && self.may_give_check(m);
         if droppable && !checks {
             return Verdict::Skip;
         }
         // (Tested after the cheaper reasons to skip: it skips even a checking move.)
-        if lmr_depth <= 8 && !self.see_at_least(m, -30 * lmr_depth * lmr_depth) {
+        if lmr_depth <= 8 && !self.see_at_least(m, -get(P::SeeQuietMargin) * lmr_depth * lmr_depth)
+        {
             return Verdict::Skip;
         }
         if checks {

@@ -2,6 +2,7 @@
 //! evasion in check, with delta pruning and its own table entries.
 
 use super::node::{to_tt, tt_cutoff};
+use super::params::{get, P};
 use super::{Worker, INF, MAX_PLY};
 
 use crate::engine::tt::{Bound, Entry, NO_EVAL};
@@ -122,7 +123,7 @@ impl<B: BoardWidth> Worker<'_, B> {
         } else {
             self.sh.eval.order_value(piece_type(v))
         };
-        best + gain + 200 < alpha && gain < 10_000
+        best + gain + get(P::QsDeltaMargin) < alpha && gain < 10_000
     }
 
     /// Stores a quiescence result (depth 0) in the table.

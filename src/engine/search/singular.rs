@@ -8,6 +8,7 @@
 //! null move, and fails low when the excluded move was the only one.
 
 use super::node::{from_tt, Node};
+use super::params::{get, P};
 use super::{Worker, MATE_BOUND};
 
 use crate::engine::tt::{Bound, Entry};
@@ -18,8 +19,6 @@ use crate::rules::moves::Move;
 const MIN_DEPTH: i32 = 8;
 /// How much shallower than the node the table's entry may be.
 const TT_DEPTH_MARGIN: i32 = 3;
-/// Below the singular beta by more than this, a non-PV node extends by two plies.
-const DOUBLE_MARGIN: i32 = 25;
 
 /// What the singularity test decided.
 pub(super) enum Singular {
@@ -59,7 +58,7 @@ impl<B: BoardWidth> Worker<'_, B> {
     pub(super) fn singular_test(&mut self, node: &Node, e: &Entry, beta: i32) -> Singular {
         let ply = node.ply;
         let tt_score = from_tt(e.score, ply);
-        let singular_beta = tt_score - 2 * node.depth;
+        let singular_beta = tt_score - get(P::SingularBetaMul) * node.depth / 10;
         let depth = (node.depth - 1) / 2;
         self.excluded[ply] = e.mv;
         let kind = node.kind.null_window();
@@ -74,7 +73,7 @@ impl<B: BoardWidth> Worker<'_, B> {
             // Only deeper lines may grow: the check keeps the tree finite.
             let room = (ply as i32) < 2 * self.root_depth;
             let double = !node.is_pv()
-                && score < singular_beta - DOUBLE_MARGIN
+                && score < singular_beta - get(P::SingularDouble)
                 && (ply as i32) < self.root_depth;
             Singular::Extend(match (room, double) {
                 (false, _) => 0,

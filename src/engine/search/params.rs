@@ -1,0 +1,177 @@
+//! The search's tunable constants: the margins, divisors and limits of its pruning,
+//! reduction and extension rules, in one table.
+//!
+//! A normal build reads each value as a constant ([`get`] folds to the default). A
+//! build with the cargo feature `spsa` keeps the values in atomics and lists each as a
+//! UCI spin option `Tune<Name>` (see [`uci_options`] and [`set`]), so that
+//! `scripts/spsa` can tune them by playing games between two settings. Tuned values
+//! come back here as new defaults, each change tested by a match like any other.
+
+#[cfg(feature = "spsa")]
+use std::sync::atomic::{AtomicI32, Ordering};
+
+/// One tunable constant: its UCI name (without the `Tune` prefix), its value in a
+/// normal build and the range a tuner may try.
+pub struct Param {
+    /// The name after `Tune` in the UCI option.
+    pub name: &'static str,
+    /// The value a normal build uses.
+    pub default: i32,
+    /// The smallest value a tuner may set.
+    pub min: i32,
+    /// The largest value a tuner may set.
+    pub max: i32,
+}
+
+macro_rules! search_params {
+    ($($id:ident = $default:literal in $min:literal ..= $max:literal, $doc:literal;)*) => {
+        /// Which tunable constant: an index into [`PARAMS`].
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[repr(usize)]
+        pub enum P {
+            $(#[doc = $doc] $id,)*
+        }
+
+        /// Every tunable constant, in the order of [`P`].
+        pub const PARAMS: &[Param] = &[
+            $(Param { name: stringify!($id), default: $default, min: $min, max: $max },)*
+        ];
+
+        #[cfg(feature = "spsa")]
+        static VALUES: [AtomicI32; PARAMS.len()] = [$(AtomicI32::new($default),)*];
+    };
+}
+
+search_params! {
+    RazorBase = 400 in 100..=800, "Razoring: the margin below beta at any depth.";
+    RazorDepth2 = 250 in 80..=500, "Razoring: the margin added per depth squared.";
+    RfpMargin = 100 in 40..=200, "Reverse futility: the margin per ply of depth.";
+    RfpImproving = 70 in 0..=150, "Reverse futility: the margin taken off when improving.";
+    RfpDepth = 7 in 3..=11, "Reverse futility: the deepest node it applies to.";
+    NmpEvalDiv = 200 in 80..=400, "Null move: a ply more reduction per this far above beta.";
+    ProbcutMargin = 200 in 80..=350, "ProbCut: how far above beta the raised bound lies.";
+    ProbcutImproving = 60 in 0..=120, "ProbCut: the raise taken off when improving.";
+    LmpBase = 3 in 1..=8, "Late-move pruning: quiet moves searched at depth 0 (plus d²).";
+    SeeCaptureMargin = 120 in 40..=250, "Late captures lose at most this much by SEE per ply.";
+    ContHistPrune = 3000 in 1000..=6000, "Quiet moves with continuation history below minus this per ply are skipped.";
+    FutilityBase = 90 in 30..=200, "Futility of quiet moves: the margin at reduced depth 0.";
+    FutilityDepth = 100 in 40..=200, "Futility of quiet moves: the margin per reduced ply.";
+    SeeQuietMargin = 30 in 10..=80, "Quiet moves lose at most this much by SEE per reduced ply squared.";
+    LmrDivisor = 225 in 150..=350, "Late-move reductions: ln d · ln m divided by this / 100.";
+    LmrHistoryDiv = 12000 in 4000..=24000, "Late-move reductions: a ply less per this much history.";
+    DeeperMargin = 50 in 10..=100, "A reduced move beating the best by this (plus 2 per ply) is searched a ply deeper.";
+    ShallowerMargin = 10 in 0..=40, "A reduced move beating the best by less than this is searched a ply shallower.";
+    SingularBetaMul = 20 in 8..=40, "Singular extensions: the test's bound lies this / 10 per ply below the table's score.";
+    SingularDouble = 25 in 5..=60, "Singular extensions: two plies when the test falls this far short.";
+    HistoryBonusMul = 150 in 50..=300, "History bonus of a cut-off per ply of depth.";
+    HistoryBonusSub = 100 in 0..=300, "History bonus of a cut-off: taken off the product.";
+    HistoryBonusMax = 1400 in 500..=2500, "History bonus of a cut-off: its largest value.";
+    AspirationDelta = 18 in 6..=40, "Aspiration windows: the first half-width at the root.";
+    QsDeltaMargin = 200 in 50..=400, "Quiescence delta pruning: the margin over the victim's value.";
+}
+
+/// The value of `p` in this build.
+#[inline(always)]
+pub fn get(p: P) -> i32 {
+    #[cfg(feature = "spsa")]
+    {
+        VALUES[p as usize].load(Ordering::Relaxed)
+    }
+    #[cfg(not(feature = "spsa"))]
+    {
+        PARAMS[p as usize].default
+    }
+}
+
+/// The UCI option lines of the tunable constants (a build with the `spsa` feature;
+/// none otherwise).
+pub fn uci_options() -> Vec<String> {
+    if !cfg!(feature = "spsa") {
+        return Vec::new();
+    }
+    PARAMS
+        .iter()
+        .map(|p| {
+            format!(
+                "option name Tune{} type spin default {} min {} max {}",
+                p.name, p.default, p.min, p.max
+            )
+        })
+        .collect()
+}
+
+/// Sets the constant of the UCI option `name` (`Tune<Name>`, any case) to `value`.
+/// `None` when `name` is not a tunable of this build; `Some(Err)` for a value that is
+/// not a whole number in the constant's range (the value then stays as it was).
+pub fn set(name: &str, value: &str) -> Option<Result<(), String>> {
+    if !cfg!(feature = "spsa") {
+        return None;
+    }
+    let rest = name
+        .get(..4)?
+        .eq_ignore_ascii_case("tune")
+        .then(|| &name[4..])?;
+    let (index, param) = PARAMS
+        .iter()
+        .enumerate()
+        .find(|(_, p)| p.name.eq_ignore_ascii_case(rest))?;
+    let parsed = value.trim().parse::<i32>().ok();
+    Some(match parsed {
+        Some(v) if (param.min..=param.max).contains(&v) => {
+            store(index, v);
+            Ok(())
+        }
+        _ => Err(format!(
+            "bad value for Tune{}: {value} (a whole number from {} to {})",
+            param.name, param.min, param.max
+        )),
+    })
+}
+
+#[cfg(feature = "spsa")]
+fn store(index: usize, v: i32) {
+    VALUES[index].store(v, Ordering::Relaxed);
+}
+
+#[cfg(not(feature = "spsa"))]
+fn store(_index: usize, _v: i32) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_lie_in_their_ranges_and_names_are_unique() {
+        for (i, p) in PARAMS.iter().enumerate() {
+            assert!(p.min <= p.default && p.default <= p.max, "{}", p.name);
+            assert!(
+                PARAMS[i + 1..].iter().all(|q| q.name != p.name),
+                "{}",
+                p.name
+            );
+        }
+        assert_eq!(get(P::LmrDivisor), PARAMS[P::LmrDivisor as usize].default);
+    }
+
+    #[cfg(not(feature = "spsa"))]
+    #[test]
+    fn a_normal_build_has_no_tuning_options() {
+        assert!(uci_options().is_empty());
+        assert!(set("TuneRfpMargin", "120").is_none());
+        assert_eq!(get(P::RfpMargin), 100);
+    }
+
+    #[cfg(feature = "spsa")]
+    #[test]
+    fn a_tuning_build_lists_and_sets_its_constants() {
+        assert_eq!(uci_options().len(), PARAMS.len());
+        assert_eq!(set("tuneaspirationdelta", "20"), Some(Ok(())));
+        assert_eq!(get(P::AspirationDelta), 20);
+        assert!(matches!(set("TuneAspirationDelta", "999"), Some(Err(_))));
+        assert!(matches!(set("TuneAspirationDelta", "x"), Some(Err(_))));
+        assert_eq!(get(P::AspirationDelta), 20);
+        assert!(set("TuneNoSuchThing", "1").is_none());
+        assert!(set("Hash", "1").is_none());
+        set("TuneAspirationDelta", "18").map(|r| r.ok());
+    }
+}
