@@ -43,31 +43,31 @@ macro_rules! search_params {
 }
 
 search_params! {
-    RazorBase = 400 in 100..=800, "Razoring: the margin below beta at any depth.";
-    RazorDepth2 = 250 in 80..=500, "Razoring: the margin added per depth squared.";
-    RfpMargin = 100 in 40..=200, "Reverse futility: the margin per ply of depth.";
-    RfpImproving = 70 in 0..=150, "Reverse futility: the margin taken off when improving.";
-    RfpDepth = 7 in 3..=11, "Reverse futility: the deepest node it applies to.";
-    NmpEvalDiv = 200 in 80..=400, "Null move: a ply more reduction per this far above beta.";
-    ProbcutMargin = 200 in 80..=350, "ProbCut: how far above beta the raised bound lies.";
-    ProbcutImproving = 60 in 0..=120, "ProbCut: the raise taken off when improving.";
-    LmpBase = 3 in 1..=8, "Late-move pruning: quiet moves searched at depth 0 (plus d²).";
-    SeeCaptureMargin = 120 in 40..=250, "Late captures lose at most this much by SEE per ply.";
-    ContHistPrune = 3000 in 1000..=6000, "Quiet moves with continuation history below minus this per ply are skipped.";
-    FutilityBase = 90 in 30..=200, "Futility of quiet moves: the margin at reduced depth 0.";
-    FutilityDepth = 100 in 40..=200, "Futility of quiet moves: the margin per reduced ply.";
-    SeeQuietMargin = 30 in 10..=80, "Quiet moves lose at most this much by SEE per reduced ply squared.";
-    LmrDivisor = 225 in 150..=350, "Late-move reductions: ln d · ln m divided by this / 100.";
-    LmrHistoryDiv = 12000 in 4000..=24000, "Late-move reductions: a ply less per this much history.";
-    DeeperMargin = 50 in 10..=100, "A reduced move beating the best by this (plus 2 per ply) is searched a ply deeper.";
-    ShallowerMargin = 10 in 0..=40, "A reduced move beating the best by less than this is searched a ply shallower.";
+    RazorBase = 427 in 100..=800, "Razoring: the margin below beta at any depth.";
+    RazorDepth2 = 216 in 80..=500, "Razoring: the margin added per depth squared.";
+    RfpMargin = 99 in 40..=200, "Reverse futility: the margin per ply of depth.";
+    RfpImproving = 54 in 0..=150, "Reverse futility: the margin taken off when improving.";
+    RfpDepth = 6 in 3..=11, "Reverse futility: the deepest node it applies to.";
+    NmpEvalDiv = 150 in 80..=400, "Null move: a ply more reduction per this far above beta.";
+    ProbcutMargin = 167 in 80..=350, "ProbCut: how far above beta the raised bound lies.";
+    ProbcutImproving = 59 in 0..=120, "ProbCut: the raise taken off when improving.";
+    LmpBase = 4 in 1..=8, "Late-move pruning: quiet moves searched at depth 0 (plus d²).";
+    SeeCaptureMargin = 89 in 40..=250, "Late captures lose at most this much by SEE per ply.";
+    ContHistPrune = 2308 in 1000..=6000, "Quiet moves with continuation history below minus this per ply are skipped.";
+    FutilityBase = 95 in 30..=200, "Futility of quiet moves: the margin at reduced depth 0.";
+    FutilityDepth = 99 in 40..=200, "Futility of quiet moves: the margin per reduced ply.";
+    SeeQuietMargin = 17 in 10..=80, "Quiet moves lose at most this much by SEE per reduced ply squared.";
+    LmrDivisor = 171 in 150..=350, "Late-move reductions: ln d · ln m divided by this / 100.";
+    LmrHistoryDiv = 7383 in 4000..=24000, "Late-move reductions: a ply less per this much history.";
+    DeeperMargin = 44 in 10..=100, "A reduced move beating the best by this (plus 2 per ply) is searched a ply deeper.";
+    ShallowerMargin = 4 in 0..=40, "A reduced move beating the best by less than this is searched a ply shallower.";
     SingularBetaMul = 20 in 8..=40, "Singular extensions: the test's bound lies this / 10 per ply below the table's score.";
-    SingularDouble = 25 in 5..=60, "Singular extensions: two plies when the test falls this far short.";
-    HistoryBonusMul = 150 in 50..=300, "History bonus of a cut-off per ply of depth.";
-    HistoryBonusSub = 100 in 0..=300, "History bonus of a cut-off: taken off the product.";
-    HistoryBonusMax = 1400 in 500..=2500, "History bonus of a cut-off: its largest value.";
-    AspirationDelta = 18 in 6..=40, "Aspiration windows: the first half-width at the root.";
-    QsDeltaMargin = 200 in 50..=400, "Quiescence delta pruning: the margin over the victim's value.";
+    SingularDouble = 34 in 5..=60, "Singular extensions: two plies when the test falls this far short.";
+    HistoryBonusMul = 157 in 50..=300, "History bonus of a cut-off per ply of depth.";
+    HistoryBonusSub = 80 in 0..=300, "History bonus of a cut-off: taken off the product.";
+    HistoryBonusMax = 1718 in 500..=2500, "History bonus of a cut-off: its largest value.";
+    AspirationDelta = 17 in 6..=40, "Aspiration windows: the first half-width at the root.";
+    QsDeltaMargin = 265 in 50..=400, "Quiescence delta pruning: the margin over the victim's value.";
 }
 
 /// The value of `p` in this build.
@@ -158,7 +158,7 @@ mod tests {
     fn a_normal_build_has_no_tuning_options() {
         assert!(uci_options().is_empty());
         assert!(set("TuneRfpMargin", "120").is_none());
-        assert_eq!(get(P::RfpMargin), 100);
+        assert_eq!(get(P::RfpMargin), PARAMS[P::RfpMargin as usize].default);
     }
 
     #[cfg(feature = "spsa")]
