@@ -172,6 +172,7 @@ mod tests {
         assert_eq!(get(P::AspirationDelta), 20);
         assert!(set("TuneNoSuchThing", "1").is_none());
         assert!(set("Hash", "1").is_none());
-        set("TuneAspirationDelta", "18").map(|r| r.ok());
+        let default = PARAMS[P::AspirationDelta as usize].default.to_string();
+        assert_eq!(set("TuneAspirationDelta", &default), Some(Ok(())));
     }
 }
