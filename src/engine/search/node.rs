@@ -2,7 +2,7 @@
 //! the move loop with its PVS re-searches, and the updates after a cut-off.
 
 use super::params::{get, P};
-use super::pruning::{reduction, Verdict};
+use super::pruning::{plies, reduction_1024, Verdict};
 use super::singular::{excluded_key, Singular};
 use super::{Worker, INF, MATE, MATE_BOUND, MAX_PLY};
 
@@ -286,7 +286,7 @@ impl<B: BoardWidth> Worker<'_, B> {
         // Internal iterative reduction: a node the table knows no move for is
         // searched a ply shallower (its next visit will have a move to try first).
         // Expected cut nodes, deep enough, lose one ply more.
-        if depth >= 4 && node.tt_move == Move::NONE && !excluding {
+        if depth >= get(P::IirMinDepth) && node.tt_move == Move::NONE && !excluding {
             node.depth -= 1 + i32::from(node.is_cut() && depth >= 8);
         }
         self.search_moves(&node, alpha, beta, key)
@@ -543,23 +543,23 @@ impl<B: BoardWidth> Worker<'_, B> {
             && m != killers[1];
         let mut score;
         if reducible {
-            let mut r = reduction(depth, index);
+            let mut r = reduction_1024(depth, index);
             if pv_node || node.tt_pv {
-                r -= 1;
+                r -= get(P::LmrPv);
             }
             if !node.improving {
-                r += 1;
+                r += get(P::LmrNotImproving);
             }
             // Expected cut nodes: a late move is unlikely to be the one that cuts.
             if node.is_cut() {
-                r += 2;
+                r += get(P::LmrCutNode);
             }
             // The table's move is a capture: quiet moves are less likely to matter.
             if tt_tactical {
-                r += 1;
+                r += get(P::LmrTtTactical);
             }
             // Quiet moves with a good history are reduced less, bad ones more.
-            r -= history / get(P::LmrHistoryDiv);
+            let r = plies(r) - history / get(P::LmrHistoryDiv);
             let reduced = (new_depth - r).clamp(1, new_depth.max(1));
             score = -self.negamax(-alpha - 1, -alpha, reduced, ply + 1, NodeKind::Cut, true);
             if score > alpha && reduced < new_depth {

@@ -11,33 +11,49 @@ use crate::rules::moves::MoveList;
 use crate::rules::position::Color;
 use crate::rules::variant::NoMoveRule;
 
-/// `ln(depth) * ln(moves)`-shaped late-move reductions, computed once.
-static REDUCTIONS: once_cell::sync::Lazy<[[u8; 64]; 64]> = once_cell::sync::Lazy::new(|| {
-    let mut table = [[0u8; 64]; 64];
+/// `ln(depth) * ln(moves)`-shaped late-move reductions in 1/1024 ply, computed once.
+static REDUCTIONS: once_cell::sync::Lazy<[[i32; 64]; 64]> = once_cell::sync::Lazy::new(|| {
+    let mut table = [[0; 64]; 64];
     for (d, row) in table.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = reduction_formula(d, m) as u8;
+            *r = reduction_formula(d, m);
         }
     }
     table
 });
 
 /// The late-move reduction of the `moves`-th move at `depth` (1 to 63 each) by the
-/// divisor [`P::LmrDivisor`].
+/// divisor [`P::LmrDivisor`], in 1/1024 ply.
 fn reduction_formula(depth: usize, moves: usize) -> i32 {
     let divisor = f64::from(get(P::LmrDivisor)) / 100.0;
-    (0.5 + (depth as f64).ln() * (moves as f64).ln() / divisor) as i32
+    ((depth as f64).ln() * (moves as f64).ln() / divisor * 1024.0) as i32
 }
 
-/// The late-move reduction of the `moves`-th move at `depth`.
+/// The late-move reduction of the `moves`-th move at `depth` in 1/1024 ply, offset by
+/// [`P::LmrOffset`]; the node's adjustments are added in the same unit before
+/// [`plies`] rounds it down.
+#[inline]
+pub(super) fn reduction_1024(depth: i32, moves: usize) -> i32 {
+    let (d, m) = (depth.clamp(1, 63) as usize, moves.clamp(1, 63));
+    let base = if cfg!(feature = "spsa") {
+        // The divisor may change between searches: no table.
+        reduction_formula(d, m)
+    } else {
+        REDUCTIONS[d][m]
+    };
+    base + get(P::LmrOffset)
+}
+
+/// Whole plies of a reduction in 1/1024 ply, rounded down.
+#[inline]
+pub(super) fn plies(r_1024: i32) -> i32 {
+    r_1024.div_euclid(1024)
+}
+
+/// The late-move reduction of the `moves`-th move at `depth`, in whole plies.
 #[inline]
 pub(super) fn reduction(depth: i32, moves: usize) -> i32 {
-    let (d, m) = (depth.clamp(1, 63) as usize, moves.clamp(1, 63));
-    if cfg!(feature = "spsa") {
-        // The divisor may change between searches: no table.
-        return reduction_formula(d, m);
-    }
-    REDUCTIONS[d][m] as i32
+    plies(reduction_1024(depth, moves))
 }
 
 /// How many quiet moves a non-PV node at `depth` (1 to 4) searches before late-move
@@ -82,7 +98,7 @@ impl<B: BoardWidth> Worker<'_, B> {
         let (depth, static_eval) = (node.depth, node.static_eval());
         // Razoring: so far below the window that only a capture could help.
         let razor_margin = get(P::RazorBase) + get(P::RazorDepth2) * depth * depth;
-        if depth <= 3 && static_eval + razor_margin < beta {
+        if depth <= get(P::RazorMaxDepth) && static_eval + razor_margin < beta {
             let score = self.qsearch(beta - 1, beta, node.ply);
             if self.stopped {
                 return Some(0);
@@ -105,7 +121,9 @@ impl<B: BoardWidth> Worker<'_, B> {
             return None;
         }
         // The further above beta, the larger the reduction.
-        let r = 3 + depth / 4 + ((static_eval - beta) / get(P::NmpEvalDiv)).min(3);
+        let r = get(P::NmpBase)
+            + depth / get(P::NmpDepthDiv)
+            + ((static_eval - beta) / get(P::NmpEvalDiv)).min(3);
         self.moved[node.ply] = None;
         self.pos.make_null();
         self.sh.tt.prefetch(self.pos.key());
@@ -144,7 +162,7 @@ impl<B: BoardWidth> Worker<'_, B> {
         let (depth, ply) = (node.depth, node.ply);
         let raised =
             beta + get(P::ProbcutMargin) - get(P::ProbcutImproving) * i32::from(node.improving);
-        if depth < 5 || raised >= MATE_BOUND {
+        if depth < get(P::ProbcutMinDepth) || raised >= MATE_BOUND {
             return None;
         }
         // The table already has the node below the raised bound at nearly this depth.
@@ -225,8 +243,9 @@ impl<B: BoardWidth> Worker<'_, B> {
         if lmr_depth < 4 && continuation < -get(P::ContHistPrune) * depth {
             return Verdict::Skip;
         }
-        let late = depth <= 5 && quiets_seen > late_move_limit(depth, node.improving);
-        let futile = lmr_depth <= 6
+        let late =
+            depth <= get(P::LmpMaxDepth) && quiets_seen > late_move_limit(depth, node.improving);
+        let futile = lmr_depth <= get(P::FutilityMaxDepth)
             && node.static_eval() + get(P::FutilityBase) + get(P::FutilityDepth) * lmr_depth
                 <= alpha;
         let droppable = late || futile;

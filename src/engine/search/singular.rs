@@ -15,8 +15,6 @@ use crate::engine::tt::{Bound, Entry};
 use crate::rules::compile::BoardWidth;
 use crate::rules::moves::Move;
 
-/// The shallowest depth at which the table's move is tested for singularity.
-const MIN_DEPTH: i32 = 8;
 /// How much shallower than the node the table's entry may be.
 const TT_DEPTH_MARGIN: i32 = 3;
 
@@ -45,7 +43,7 @@ impl<B: BoardWidth> Worker<'_, B> {
     /// reached it.
     pub(super) fn singular_candidate(&self, node: &Node, e: &Entry) -> bool {
         node.ply > 0
-            && node.depth >= MIN_DEPTH
+            && node.depth >= get(P::SingularMinDepth)
             && e.mv != Move::NONE
             && self.excluded[node.ply] == Move::NONE
             && e.depth >= node.depth - TT_DEPTH_MARGIN
