@@ -143,6 +143,44 @@ fn bad_input_is_a_one_line_error_with_status_2() {
     );
 }
 
+#[test]
+fn analyze_stops_at_a_node_count() {
+    let nodes_of = |args: &[&str]| {
+        let o = sako(args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        assert!(
+            out.lines()
+                .last()
+                .is_some_and(|l| l.starts_with("bestmove ")),
+            "{out}"
+        );
+        let last_info = out
+            .lines()
+            .rev()
+            .find(|l| l.starts_with("info "))
+            .unwrap_or("");
+        let words: Vec<&str> = last_info.split_whitespace().collect();
+        let at = words
+            .iter()
+            .position(|w| *w == "nodes")
+            .expect("a nodes field");
+        words[at + 1].parse::<u64>().expect("a node count")
+    };
+    let small = nodes_of(&["analyze", "--nodes", "3000"]);
+    let large = nodes_of(&["analyze", "--nodes", "60000"]);
+    assert!(small <= 3_000 + 1_024, "{small}");
+    assert!(large > small && large <= 60_000 + 1_024, "{small} {large}");
+    assert_clean_error(&["analyze", "--nodes", "0"], "nodes must be at least 1");
+    let both = sako(&["analyze", "--nodes", "5", "--depth", "3"]);
+    assert_eq!(both.status.code(), Some(2));
+    assert!(
+        stderr(&both).contains("cannot be used with"),
+        "{}",
+        stderr(&both)
+    );
+}
+
 /// OpenBench runs `./sako bench` (standard output and error together), reads the lines from
 /// the last one up, drops every character but letters, digits and spaces, and takes the first
 /// match of `(\d+\s+nodes)|(nodes\s+\d+)|(nodes searched\s+\d+)` as the bench signature and

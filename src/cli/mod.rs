@@ -104,12 +104,15 @@ enum Command {
     Analyze {
         #[command(flatten)]
         position: PositionArgs,
-        /// Search to this depth (default 8 when no --movetime is given).
-        #[arg(long, conflicts_with = "movetime")]
+        /// Search to this depth (default 8 when neither --movetime nor --nodes is given).
+        #[arg(long, conflicts_with_all = ["movetime", "nodes"])]
         depth: Option<u32>,
         /// Search this many milliseconds.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "nodes")]
         movetime: Option<u64>,
+        /// Search about this many nodes (as UCI `go nodes`).
+        #[arg(long)]
+        nodes: Option<u64>,
         #[command(flatten)]
         engine: EngineArgs,
     },
@@ -326,8 +329,9 @@ fn run(cli: Cli) -> Result<(), String> {
             position,
             depth,
             movetime,
+            nodes,
             engine,
-        }) => analyze(&position, analyze_limits(depth, movetime)?, &engine),
+        }) => analyze(&position, analyze_limits(depth, movetime, nodes)?, &engine),
         Some(Command::Match { args }) => {
             sako::matches::run_cli(&args, &mut std::io::stdout())?;
             Ok(())
@@ -453,14 +457,20 @@ fn bench(depth: u32, engine: &EngineArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// The limits of `sako analyze`: a depth, a move time, or depth 8.
-fn analyze_limits(depth: Option<u32>, movetime: Option<u64>) -> Result<Limits, String> {
-    match (depth, movetime) {
-        (Some(0), _) => Err("depth must be at least 1".into()),
-        (_, Some(0)) => Err("movetime must be at least 1".into()),
-        (Some(d), _) => Ok(Limits::depth(d.min(100))),
-        (None, Some(ms)) => Ok(Limits::movetime(ms)),
-        (None, None) => Ok(Limits::depth(8)),
+/// The limits of `sako analyze`: a depth, a move time, a node count, or depth 8.
+fn analyze_limits(
+    depth: Option<u32>,
+    movetime: Option<u64>,
+    nodes: Option<u64>,
+) -> Result<Limits, String> {
+    match (depth, movetime, nodes) {
+        (Some(0), _, _) => Err("depth must be at least 1".into()),
+        (_, Some(0), _) => Err("movetime must be at least 1".into()),
+        (_, _, Some(0)) => Err("nodes must be at least 1".into()),
+        (Some(d), _, _) => Ok(Limits::depth(d.min(100))),
+        (None, Some(ms), _) => Ok(Limits::movetime(ms)),
+        (None, None, Some(n)) => Ok(Limits::nodes(n)),
+        (None, None, None) => Ok(Limits::depth(8)),
     }
 }
 
