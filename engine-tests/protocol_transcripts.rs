@@ -14,6 +14,7 @@
 //! | `protocol xboard` / `protocol uci` | required, first: how `sync` pings the engine |
 //! | `args WORD...` | command-line arguments (default: none, so the first command picks the protocol) |
 //! | `send TEXT` | send `TEXT` and a newline |
+//! | `sendall TEXT \| TEXT...` | send several commands (split at ` \| `) in one write, so that no output can arrive between them and be skipped by the second |
 //! | `expect PATTERN` | the next output line must match `PATTERN` (waits for it up to the timeout) |
 //! | `wait PATTERN` / `wait 30s PATTERN` | read lines until one matches, skipping others; fail after the timeout (default 10 s) |
 //! | `none PATTERN` | no line output since the last `send` matches (only what has arrived: `sync` first) |
@@ -172,13 +173,22 @@ impl Engine {
     }
 
     fn send(&mut self, text: &str) -> Result<(), String> {
+        self.send_all(&[text])
+    }
+
+    /// Sends `lines` in one write: output that answers the first cannot be skipped as
+    /// "arrived before" the later ones.
+    fn send_all(&mut self, lines: &[&str]) -> Result<(), String> {
         self.pump(None);
-        self.note(&format!("> {text}"));
+        for text in lines {
+            self.note(&format!("> {text}"));
+        }
         let Some(stdin) = self.process.stdin.as_mut() else {
             return Err("standard input is already closed".into());
         };
+        let batch: String = lines.iter().map(|l| format!("{l}\n")).collect();
         stdin
-            .write_all(format!("{text}\n").as_bytes())
+            .write_all(batch.as_bytes())
             .and_then(|_| stdin.flush())
             .map_err(|e| format!("cannot write to the engine: {e}"))?;
         self.mark = self.received.len();
@@ -307,6 +317,7 @@ fn run_transcript(name: &str) {
         }
         let result: Result<(), String> = match word.as_str() {
             "send" => engine.send(arg),
+            "sendall" => engine.send_all(&arg.split(" | ").collect::<Vec<_>>()),
             "expect" => match engine.next_line(DEFAULT_TIMEOUT) {
                 Some(l) if matches(arg, &l) => Ok(()),
                 Some(l) => Err(format!("the next line was '{l}'")),
