@@ -1,7 +1,7 @@
 //! The command-line contract: subcommand names, flags, output formats, exit codes, and
 //! bad input answered with exit status 2 and a one-line error (never a panic).
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Output};
 

@@ -33,7 +33,7 @@ use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, Position};
 
-mod common;
+use crate::common;
 
 use common::{fresh_temp_dir, sako_bin, words};
 

@@ -3,7 +3,7 @@
 //! carry the result the rules give the game; one thread is deterministic; a positions
 //! target resumes; bad input exits with status 2, never a panic.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output};

@@ -2,7 +2,7 @@
 //! (and then the position works: moves, perft, a FEN that reads back the same) or
 //! rejected with an error.
 
-mod common;
+use crate::common;
 
 use common::Rng;
 use sako::rules::variant::all_variants;

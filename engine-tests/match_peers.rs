@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use sako::matches::pgn::{parse_pgn, PgnGame};
 use sako::Game;
 
-mod common;
+use crate::common;
 
 use common::{fresh_temp_dir, run_match, words};
 

@@ -12,7 +12,7 @@ use sako::matches::pgn::{parse_pgn, PgnGame};
 use sako::rules::variant::all_variants;
 use sako::Game;
 
-mod common;
+use crate::common;
 
 use common::{fresh_temp_dir, run_match, words};
 

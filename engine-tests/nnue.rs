@@ -4,7 +4,7 @@
 //! command line (`--net`); a missing or broken file gets an error naming it and the
 //! engine keeps its previous evaluation and goes on serving.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! budget (SAKO_PERFT_LIMIT, default 5,000,000) are skipped to keep the suite fast;
 //! `SAKO_PERFT_LIMIT=0` runs everything.
 
-mod common;
+use crate::common;
 
 use sako::Game;
 

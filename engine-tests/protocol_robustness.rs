@@ -12,7 +12,7 @@
 //! tests to explore more, and `SAKO_FUZZ_LINES=N` sets their length (default 10,000 per
 //! protocol; `scripts/fuzz-protocol` runs 100,000).
 
-mod common;
+use crate::common;
 
 use common::process::SakoProcess;
 use common::Rng;

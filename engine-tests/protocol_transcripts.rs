@@ -39,7 +39,7 @@
 //! panics with the file and line, the reason, the whole conversation (`>` sent, `<`
 //! received, with times) and the engine's standard error.
 
-mod common;
+use crate::common;
 
 use common::process::SakoProcess;
 use std::io::Write;

@@ -8,7 +8,7 @@
 //! straight to standard error (visible even though the test harness captures output):
 //! CI installs python-chess, so a skip there means a broken install step.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::{Command, Stdio};

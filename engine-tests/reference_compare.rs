@@ -4,9 +4,8 @@
 //! play the same random games; at every position the legal move lists, the check status
 //! and the reference's reading of our FEN must agree.
 
-mod common;
-#[path = "reference/mod.rs"]
-mod reference;
+use crate::common;
+use crate::reference;
 
 use common::Rng;
 use sako::Game;

@@ -3,8 +3,7 @@
 //! Every expected move list below was worked out by hand from the rules in
 //! `rules/chesquerque.md` and `rules/shatar-hia.md`; the comments say how.
 
-#[path = "reference/mod.rs"]
-mod reference;
+use crate::reference;
 
 use reference::{chesquerque, shatar};
 

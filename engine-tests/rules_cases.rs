@@ -1,7 +1,7 @@
 //! Hand-worked rules positions (engine-tests/rules/<variant>.txt): legal and illegal
 //! moves, exact move counts and result lines, each derived from the written rules.
 
-mod common;
+use crate::common;
 
 use sako::Game;
 

@@ -3,7 +3,7 @@
 //! `go depth 8` with MultiPV 3 must print, for each depth, lines numbered 1, 2, 3 ...
 //! whose scores never increase.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::time::{Duration, Instant};

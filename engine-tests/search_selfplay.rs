@@ -4,7 +4,7 @@
 //! Also: `stop` ends an unlimited search promptly, and Lazy SMP with two threads
 //! returns a legal move.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};

@@ -11,7 +11,7 @@
 //! win in N moves, and that no other move does: the file's answer is proved, not
 //! trusted.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::AtomicBool;
 

@@ -2,7 +2,7 @@
 //! check, and game end compared on more than 10,000 positions reached by random play
 //! from the start and from the classic perft positions.
 
-mod common;
+use crate::common;
 
 use common::Rng;
 use sako::Game;

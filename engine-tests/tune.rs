@@ -2,7 +2,7 @@
 //! writes a table that `--eval-tables` reads back (and that tuning again from it, with
 //! no epochs, writes unchanged); bad input exits with status 2, never a panic.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
