@@ -299,7 +299,7 @@ pub fn decode(id: usize, rec: &[u8]) -> Result<Record, String> {
             return Err(format!("piece code {code} not of {}", def.name));
         }
         let c = def.pieces[t].letter;
-        Ok(if code % 2 == 0 {
+        Ok(if code.is_multiple_of(2) {
             c
         } else {
             c.to_ascii_lowercase()

@@ -10,13 +10,13 @@ use super::record::Record;
 use crate::rules::position::outcome::GameResult;
 use crate::rules::variant::{all_variants, variant_id};
 
+/// Records with their places (`file#n`), each decoded or the reason it is not.
+pub type PlacedRecords = Vec<(String, Result<Record, String>)>;
+
 /// The records of a binary file of `variant` (an error when the file is another
 /// variant's or not binary), each decoded (layout checked; the FEN is checked by
 /// whoever reads it), with its place (`file#record`) for messages.
-pub fn binary_records(
-    path: &Path,
-    variant: &str,
-) -> Result<Vec<(String, Result<Record, String>)>, String> {
+pub fn binary_records(path: &Path, variant: &str) -> Result<PlacedRecords, String> {
     let f = BinFile::read(path)?;
     let name = all_variants()[f.variant].name;
     if name != variant {
