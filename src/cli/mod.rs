@@ -168,7 +168,7 @@ enum Command {
         /// Variant name (see `sako variants`).
         #[arg(long, default_value = "normal")]
         variant: String,
-        /// Data files of `FEN | score | result` lines.
+        /// Data files: `FEN | score | result` lines or `sako datagen --format bin` records.
         #[arg(long, required = true, num_args = 1..)]
         data: Vec<std::path::PathBuf>,
         /// The feature file to write (replaced).
@@ -187,7 +187,8 @@ struct TuneArgs {
     /// Variant name (see `sako variants`).
     #[arg(long, default_value = "normal")]
     variant: String,
-    /// Data files of `FEN | score | result` lines.
+    /// Data files: `FEN | score | result` lines or `sako datagen --format bin` records
+    /// (told by their magic).
     #[arg(long, required = true, num_args = 1..)]
     data: Vec<std::path::PathBuf>,
     /// Passes of Adam over all positions.
