@@ -12,6 +12,9 @@
 //! * score: the search's score in centipawns from **White's** point of view;
 //! * result: how the game ended for White, `1`, `0.5` or `0`.
 //!
+//! With `format: Format::Bin` the file is the fixed 80-byte records of [`binary`]
+//! (`SAKODATA`, laid out byte by byte in `docs/datagen.md`).
+//!
 //! # Games
 //! A game starts from a random line of the openings file (or the variant's start
 //! position), plays `random_plies` uniformly random legal plies, then lets sako's
@@ -24,10 +27,13 @@
 //!
 //! # Resuming
 //! The file is appended to, one whole game at a time (written and flushed when the
-//! game ends), so an interrupted run loses only its games in progress. Game `g` of a
-//! run draws its random numbers from the seed, `g` and the number of lines the file
-//! held at the start: the same command run again continues with new games, and with
-//! one thread the file is a deterministic function of the seed and the starting file.
+//! game ends, synced at least every 3 s), so an interrupted run loses only its games in
+//! progress; a partial last line or record is cut off when the run starts again. With
+//! one thread a game's random numbers come from the seed, the records in the file
+//! before the game and the games since that count last grew, so a run stopped anywhere
+//! and resumed writes the same bytes as one never stopped. With more threads game `g`
+//! of a run draws from the seed, `g` and the records the file held at the start: the
+//! same command run again continues with new games.
 
 pub mod binary;
 pub mod convert;
