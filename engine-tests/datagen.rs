@@ -630,3 +630,78 @@ fn the_converter_goes_both_ways_and_the_readers_read_binary() {
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
+
+#[test]
+fn adjudicated_games_end_early_with_the_searches_verdict() {
+    use sako::datagen::{Adjudication, Format};
+    let dir = fresh_temp_dir("datagen-adjudication");
+    for v in ["normal", "historia"] {
+        let out = dir.join(format!("{v}.bin"));
+        let opts = Options {
+            target: Target::Games(6),
+            limit: SearchLimit::Nodes(300),
+            seed: 3,
+            format: Format::Bin,
+            random_plies: 2,
+            random_plies_max: Some(12),
+            ..Options::new(v, &out)
+        };
+        assert_eq!(opts.adjudicate, None, "on by default for bin");
+        let mut games = Vec::new();
+        datagen::run(&opts, &mut |e| {
+            if let Event::Game(g) = e {
+                games.push(g.clone());
+            }
+        })
+        .unwrap_or_else(|e| panic!("{v}: {e}"));
+        let a = Adjudication::default();
+        for g in &games {
+            assert!((2..=12).contains(&g.random_plies) || g.moves.len() == g.random_plies);
+            let mut game = Game::new(v, Some(&g.start_fen)).unwrap();
+            for m in &g.moves {
+                game.play(m).unwrap();
+            }
+            if g.adjudicated {
+                assert!(
+                    game.outcome().is_none(),
+                    "{v}: adjudicated, yet over by the rules"
+                );
+                if g.result == GameResult::Draw {
+                    assert!(g.moves.len() >= a.draw_after + a.draw_plies, "{v}");
+                }
+            } else if !g.capped {
+                assert_eq!(game.outcome().map(|o| o.result), Some(g.result), "{v}");
+            }
+            assert!(g.records.iter().all(|r| r.result == g.result));
+        }
+        let f = datagen::binary::BinFile::read(&out).unwrap();
+        let n: usize = games.iter().map(|g| g.records.len()).sum();
+        assert_eq!(f.len(), n, "{v}");
+    }
+    // Random plies vary from game to game.
+    let out = dir.join("vary.txt");
+    let opts = Options {
+        target: Target::Games(8),
+        limit: SearchLimit::Nodes(100),
+        random_plies: 0,
+        random_plies_max: Some(20),
+        ..Options::new("normal", &out)
+    };
+    let mut counts = std::collections::HashSet::new();
+    datagen::run(&opts, &mut |e| {
+        if let Event::Game(g) = e {
+            counts.insert(g.random_plies);
+        }
+    })
+    .unwrap();
+    assert!(counts.len() >= 3, "{counts:?}");
+    // A bad range is refused.
+    let o = sako(&[
+        "datagen",
+        "--random-plies",
+        "9-3",
+        "--out",
+        dir.join("x.txt").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}

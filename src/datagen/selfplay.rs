@@ -204,7 +204,8 @@ pub(crate) fn play_game(
             .and_then(|a| streaks.add(a, moves.len(), white_cp));
         game.play(&best)?;
         moves.push(best);
-        if let Some(r) = verdict {
+        // The rules' verdict, if the move just played ended the game, comes first.
+        if let Some(r) = verdict.filter(|_| game.outcome().is_none()) {
             break (r, false, true);
         }
     };
