@@ -160,6 +160,8 @@ pub struct Status {
     pub positions: u64,
     /// Searched positions left out in this run.
     pub skipped: Skipped,
+    /// Games of this run ended by the adjudication.
+    pub adjudicated: u64,
     /// Lines in the file now.
     pub lines_in_file: u64,
     /// Time since the run started.
@@ -216,8 +218,8 @@ impl Status {
         match self.time_left() {
             _ if self.done => {
                 s += &format!(
-                    ", done (skipped: {} in check, {} captures or promotions, {} mate scores)",
-                    k.in_check, k.noisy, k.mate
+                    ", done (skipped: {} in check, {} captures or promotions, {} mate scores; {} games adjudicated)",
+                    k.in_check, k.noisy, k.mate, self.adjudicated
                 )
             }
             Some(t) => s += &format!(", about {} left", short_duration(t)),
@@ -276,6 +278,7 @@ pub fn run(opts: &Options, on_event: &mut dyn FnMut(Event)) -> Result<Status, St
         games: 0,
         positions: 0,
         skipped: Skipped::default(),
+        adjudicated: 0,
         lines_in_file: out.lines,
         elapsed: Duration::ZERO,
         done: false,
@@ -471,6 +474,7 @@ fn write_game(game: &FinishedGame, out: &mut OutFile, status: &mut Status) -> Re
     status.games += 1;
     status.positions += game.records.len() as u64;
     status.skipped.add(&game.skipped);
+    status.adjudicated += u64::from(game.adjudicated);
     status.lines_in_file = out.lines;
     Ok(())
 }
@@ -496,6 +500,7 @@ mod tests {
             games: 2,
             positions: 100,
             skipped: Skipped::default(),
+            adjudicated: 0,
             lines_in_file: 100,
             elapsed: Duration::from_secs(4),
             done: false,
