@@ -292,3 +292,416 @@ fn bad_input_exits_2_without_a_panic() {
         "bad input writes nothing"
     );
 }
+
+// ----- the binary format -----------------------------------------------------------
+
+/// Positions of every variant with hands, drops, 9x9 and 10x8 boards, reached by
+/// playing: the start position and the positions after a few random-ish moves.
+fn sample_positions(variant: &str) -> Vec<String> {
+    let mut game = Game::new(variant, None).expect("start");
+    let mut fens = vec![game.fen()];
+    for i in 0..40 {
+        if game.outcome().is_some() {
+            break;
+        }
+        let legal = game.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let m = legal[(i * 7 + 3) % legal.len()].clone();
+        game.play(&m).expect("legal move");
+        fens.push(game.fen());
+    }
+    fens
+}
+
+#[test]
+fn binary_records_round_trip_in_every_variant() {
+    use sako::datagen::binary::{decode_checked, encode};
+    for (id, def) in all_variants().iter().enumerate() {
+        let mut holdings = false;
+        for (k, fen) in sample_positions(def.name).into_iter().enumerate() {
+            holdings |= fen.contains('[') && !fen.contains("[]");
+            let r = Record {
+                fen: fen.clone(),
+                score: k as i32 * 37 - 500,
+                result: [
+                    GameResult::WhiteWins,
+                    GameResult::Draw,
+                    GameResult::BlackWins,
+                ][k % 3],
+            };
+            let rec = encode(id, &r).unwrap_or_else(|e| panic!("{}: {e}", def.name));
+            let back = decode_checked(id, &rec).unwrap_or_else(|e| panic!("{}: {e}", def.name));
+            assert_eq!(back, r, "{}", def.name);
+        }
+        if ["historia", "great"].contains(&def.name) {
+            assert!(
+                holdings,
+                "{}: a position with pieces in hand was tried",
+                def.name
+            );
+        }
+    }
+}
+
+#[test]
+fn binary_records_that_are_no_position_of_the_game_are_refused() {
+    use sako::datagen::binary::{decode_checked, encode};
+    let id = sako::rules::variant::variant_id("normal").unwrap();
+    let rec = |fen: &str| {
+        let r = Record {
+            fen: fen.into(),
+            score: 0,
+            result: GameResult::Draw,
+        };
+        encode(id, &r).expect("encodes")
+    };
+    assert!(decode_checked(id, &rec("4k3/8/8/8/8/8/8/4K3 w - - 0 1")).is_ok());
+    for bad in [
+        "4k3/8/8/8/8/8/8/3KK3 w - - 0 1",  // two white kings
+        "4k3/8/8/8/8/8/4R3/4K3 w - - 0 1", // the side not to move is in check
+        "4k3/8/8/8/8/8/8/p3K3 w - - 0 1",  // a pawn on its promotion rank
+        "8/8/8/8/8/8/8/4K3 w - - 0 1",     // no black king
+    ] {
+        assert!(decode_checked(id, &rec(bad)).is_err(), "{bad}");
+    }
+    // A record of another variant's file is refused too.
+    let chancellor = sako::rules::variant::variant_id("chancellor").unwrap();
+    assert!(decode_checked(chancellor, &rec("4k3/8/8/8/8/8/8/4K3 w - - 0 1")).is_err());
+}
+
+fn bin_run(out: &Path, positions: u64, threads: &str) -> Output {
+    sako(&[
+        "datagen",
+        "--variant",
+        "normal",
+        "--format",
+        "bin",
+        "--positions",
+        &positions.to_string(),
+        "--nodes",
+        "300",
+        "--threads",
+        threads,
+        "--seed",
+        "9",
+        "--random-plies",
+        "4-10",
+        "--out",
+        out.to_str().expect("utf-8 path"),
+    ])
+}
+
+#[test]
+fn a_resumed_binary_run_is_the_uninterrupted_run() {
+    use sako::datagen::binary::{HEADER_SIZE, RECORD_SIZE};
+    let dir = fresh_temp_dir("datagen-bin-resume");
+    let whole = dir.join("whole.bin");
+    let o = bin_run(&whole, 400, "1");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let full = std::fs::read(&whole).unwrap();
+    assert_eq!(&full[..8], b"SAKODATA");
+    assert_eq!((full.len() - HEADER_SIZE) % RECORD_SIZE, 0);
+    // Stopped at a game's end (a smaller target), then resumed: the same bytes.
+    let parts = dir.join("parts.bin");
+    for n in [100, 250, 400] {
+        let o = bin_run(&parts, n, "1");
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    assert_eq!(std::fs::read(&parts).unwrap(), full);
+    // Killed: the process is stopped hard after its first games, then resumed.
+    let killed = dir.join("killed.bin");
+    let mut child = Command::new(sako_bin())
+        .args([
+            "datagen",
+            "--variant",
+            "normal",
+            "--format",
+            "bin",
+            "--positions",
+            "400",
+            "--nodes",
+            "300",
+            "--threads",
+            "1",
+            "--seed",
+            "9",
+            "--random-plies",
+            "4-10",
+            "--out",
+        ])
+        .arg(&killed)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("run sako");
+    let t0 = std::time::Instant::now();
+    while std::fs::metadata(&killed).map(|m| m.len()).unwrap_or(0)
+        < (HEADER_SIZE + RECORD_SIZE) as u64
+        && t0.elapsed() < std::time::Duration::from_secs(20)
+    {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let o = bin_run(&killed, 400, "1");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&killed).unwrap(), full);
+    // A record cut in the middle: the partial record is cut off, with a warning; the
+    // file then holds whole records and no record twice.
+    let cut = dir.join("cut.bin");
+    std::fs::write(&cut, &full[..HEADER_SIZE + 30 * RECORD_SIZE + 33]).unwrap();
+    let o = bin_run(&cut, 500, "1");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("partial record"), "{}", stderr(&o));
+    let resumed = std::fs::read(&cut).unwrap();
+    assert_eq!((resumed.len() - HEADER_SIZE) % RECORD_SIZE, 0);
+    assert_eq!(
+        resumed[..HEADER_SIZE + 30 * RECORD_SIZE],
+        full[..HEADER_SIZE + 30 * RECORD_SIZE]
+    );
+    assert!((resumed.len() - HEADER_SIZE) / RECORD_SIZE >= 500);
+    // With two threads a resumed run writes new games, not the old ones again.
+    let two = dir.join("two.bin");
+    for n in [150, 300] {
+        let o = bin_run(&two, n, "2");
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let two = std::fs::read(&two).unwrap();
+    let records: Vec<&[u8]> = two[HEADER_SIZE..].chunks(RECORD_SIZE).collect();
+    let distinct: std::collections::HashSet<&[u8]> = records.iter().copied().collect();
+    assert!(
+        distinct.len() * 100 >= records.len() * 95,
+        "{} of {}",
+        distinct.len(),
+        records.len()
+    );
+}
+
+#[test]
+fn wrong_or_truncated_binary_files_are_refused() {
+    let dir = fresh_temp_dir("datagen-bin-refused");
+    let text = dir.join("data.bin");
+    std::fs::write(&text, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 | 0 | 0.5\n").unwrap();
+    let o = bin_run(&text, 10, "1");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("not a sako binary data file"),
+        "{}",
+        stderr(&o)
+    );
+    // Another variant's file.
+    let other = dir.join("other.bin");
+    let o = sako(&[
+        "datagen",
+        "--variant",
+        "chancellor",
+        "--format",
+        "bin",
+        "--games",
+        "1",
+        "--nodes",
+        "200",
+        "--out",
+        other.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = bin_run(&other, 10, "1");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // The readers refuse a wrong header with a clear message.
+    let mut bytes = std::fs::read(&other).unwrap();
+    bytes[8] = 99;
+    let bad = dir.join("bad.bin");
+    std::fs::write(&bad, &bytes).unwrap();
+    let o = sako(&[
+        "datagen-convert",
+        "--in",
+        bad.to_str().unwrap(),
+        "--out",
+        dir.join("x.txt").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("version"), "{}", stderr(&o));
+    let o = sako(&[
+        "datagen-convert",
+        "--stats",
+        dir.join("short.bin").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn the_converter_goes_both_ways_and_the_readers_read_binary() {
+    let dir = fresh_temp_dir("datagen-convert");
+    let bin = dir.join("d.bin");
+    let o = sako(&[
+        "datagen",
+        "--variant",
+        "chancellor",
+        "--games",
+        "2",
+        "--nodes",
+        "300",
+        "--out",
+        bin.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let txt = dir.join("d.txt");
+    let back = dir.join("back.bin");
+    let p = |x: &Path| x.to_str().unwrap().to_string();
+    let o = sako(&["datagen-convert", "--in", &p(&bin), "--out", &p(&txt)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines = read(&txt);
+    assert!(lines.lines().count() > 10);
+    for l in lines.lines() {
+        let (fen, _) = fields(l);
+        Game::new("chancellor", Some(&fen)).expect("a chancellor position");
+    }
+    let o = sako(&[
+        "datagen-convert",
+        "--variant",
+        "chancellor",
+        "--in",
+        &p(&txt),
+        "--out",
+        &p(&back),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&back).unwrap(), std::fs::read(&bin).unwrap());
+    let o = sako(&["datagen-convert", "--stats", &p(&bin)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains(&format!("positions: {}", lines.lines().count())),
+        "{out}"
+    );
+    // nnue-features reads both formats alike.
+    let (fa, fb) = (dir.join("a.feat"), dir.join("b.feat"));
+    for (data, feat) in [(&bin, &fa), (&txt, &fb)] {
+        let o = sako(&[
+            "nnue-features",
+            "--variant",
+            "chancellor",
+            "--data",
+            &p(data),
+            "--out",
+            &p(feat),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    assert_eq!(std::fs::read(&fa).unwrap(), std::fs::read(&fb).unwrap());
+    // So does tune: the same table from either file.
+    let (ta, tb) = (dir.join("a.tune"), dir.join("b.tune"));
+    for (data, table) in [(&bin, &ta), (&txt, &tb)] {
+        let o = sako(&[
+            "tune",
+            "--variant",
+            "chancellor",
+            "--data",
+            &p(data),
+            "--epochs",
+            "2",
+            "--out",
+            &p(table),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let table = |t: &Path| -> String {
+        let text = read(t);
+        text.lines()
+            .filter(|l| !l.starts_with("# Tuned"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(
+        table(&ta),
+        table(&tb),
+        "the same table but for the file names"
+    );
+    // A file of another variant is refused.
+    let o = sako(&[
+        "nnue-features",
+        "--variant",
+        "normal",
+        "--data",
+        &p(&bin),
+        "--out",
+        &p(&fa),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+#[test]
+fn adjudicated_games_end_early_with_the_searches_verdict() {
+    use sako::datagen::{Adjudication, Format};
+    let dir = fresh_temp_dir("datagen-adjudication");
+    for v in ["normal", "historia"] {
+        let out = dir.join(format!("{v}.bin"));
+        let opts = Options {
+            target: Target::Games(6),
+            limit: SearchLimit::Nodes(300),
+            seed: 3,
+            format: Format::Bin,
+            random_plies: 2,
+            random_plies_max: Some(12),
+            ..Options::new(v, &out)
+        };
+        assert_eq!(opts.adjudicate, None, "on by default for bin");
+        let mut games = Vec::new();
+        datagen::run(&opts, &mut |e| {
+            if let Event::Game(g) = e {
+                games.push(g.clone());
+            }
+        })
+        .unwrap_or_else(|e| panic!("{v}: {e}"));
+        let a = Adjudication::default();
+        for g in &games {
+            assert!((2..=12).contains(&g.random_plies) || g.moves.len() == g.random_plies);
+            let mut game = Game::new(v, Some(&g.start_fen)).unwrap();
+            for m in &g.moves {
+                game.play(m).unwrap();
+            }
+            if g.adjudicated {
+                assert!(
+                    game.outcome().is_none(),
+                    "{v}: adjudicated, yet over by the rules"
+                );
+                if g.result == GameResult::Draw {
+                    assert!(g.moves.len() >= a.draw_after + a.draw_plies, "{v}");
+                }
+            } else if !g.capped {
+                assert_eq!(game.outcome().map(|o| o.result), Some(g.result), "{v}");
+            }
+            assert!(g.records.iter().all(|r| r.result == g.result));
+        }
+        let f = datagen::binary::BinFile::read(&out).unwrap();
+        let n: usize = games.iter().map(|g| g.records.len()).sum();
+        assert_eq!(f.len(), n, "{v}");
+    }
+    // Random plies vary from game to game.
+    let out = dir.join("vary.txt");
+    let opts = Options {
+        target: Target::Games(8),
+        limit: SearchLimit::Nodes(100),
+        random_plies: 0,
+        random_plies_max: Some(20),
+        ..Options::new("normal", &out)
+    };
+    let mut counts = std::collections::HashSet::new();
+    datagen::run(&opts, &mut |e| {
+        if let Event::Game(g) = e {
+            counts.insert(g.random_plies);
+        }
+    })
+    .unwrap();
+    assert!(counts.len() >= 3, "{counts:?}");
+    // A bad range is refused.
+    let o = sako(&[
+        "datagen",
+        "--random-plies",
+        "9-3",
+        "--out",
+        dir.join("x.txt").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}

@@ -10,6 +10,10 @@
   royal piece's square), 4 (version 2 with the output scale, and king buckets or not) or 5
   (version 4 with a material-scale table: a factor per count of active inputs).
 
+- SAKODATA: `sako datagen --format bin` training records (see docs/datagen.md), read by
+  `read_sakodata` as a numpy structured array (memory-mapped) and decoded per record by
+  `decode_board`.
+
 Only numpy is needed, so evaluate.py runs without JAX.
 """
 
@@ -52,6 +56,73 @@ class FormatError(Exception):
     pass
 
 
+# ----- SAKODATA: sako datagen's binary training records (docs/datagen.md) --------------
+
+DATA_MAGIC = b"SAKODATA"
+DATA_VERSION = 1
+DATA_HEADER = 32
+DATA_RECORD = 80
+DATA_DTYPE = np.dtype([
+    ("occupancy", "<u8", (2,)),  # bit s of the 128 set when square s holds a piece
+    ("pieces", "u1", (28,)),  # 5-bit piece codes (2*type + colour) in square order
+    ("hand", "u1", (2, 10)),  # pieces in hand per colour and type
+    ("side", "u1"),  # 0 White to move, 1 Black
+    ("result", "u1"),  # for White: 0 lost, 1 draw, 2 won
+    ("ep", "u1"),  # en-passant square, 255 none
+    ("variant", "u1"),
+    ("castling", "<u4"),
+    ("halfmove", "<u2"),
+    ("fullmove", "<u2"),
+    ("score", "<i2"),  # centipawns for White
+    ("reserved", "<u2"),
+])
+assert DATA_DTYPE.itemsize == DATA_RECORD
+
+
+def read_sakodata(path, partial_ok=False):
+    """A SAKODATA file: (variant name, records as a memory-mapped structured array of
+    DATA_DTYPE). A wrong magic, version or record size is a FormatError, and so is a
+    partial record at the end unless partial_ok (then it is left out)."""
+    size = os.path.getsize(path)
+    with open(path, "rb") as f:
+        head = f.read(DATA_HEADER)
+    if len(head) < DATA_HEADER:
+        raise FormatError(f"{path}: too short for a SAKODATA header ({len(head)} bytes)")
+    if head[:8] != DATA_MAGIC:
+        raise FormatError(f"{path}: not a SAKODATA file (magic {head[:8]!r})")
+    version, record = struct.unpack_from("<II", head, 8)
+    if version != DATA_VERSION:
+        raise FormatError(f"{path}: SAKODATA version {version}, not {DATA_VERSION}")
+    if record != DATA_RECORD:
+        raise FormatError(f"{path}: record size {record}, not {DATA_RECORD}")
+    variant = head[16:32].split(b"\0", 1)[0].decode("ascii", "replace")
+    body = size - DATA_HEADER
+    if body % DATA_RECORD and not partial_ok:
+        raise FormatError(f"{path}: a partial record of {body % DATA_RECORD} bytes at the end")
+    n = body // DATA_RECORD
+    if n == 0:
+        return variant, np.zeros(0, dtype=DATA_DTYPE)
+    return variant, np.memmap(path, dtype=DATA_DTYPE, mode="r", offset=DATA_HEADER, shape=(n,))
+
+
+def decode_board(rec):
+    """One record's board: a dict square -> piece code (2*type + colour)."""
+    occ = int(rec["occupancy"][0]) | int(rec["occupancy"][1]) << 64
+    packed = int.from_bytes(bytes(rec["pieces"]), "little")
+    board, k = {}, 0
+    for sq in range(128):
+        if occ >> sq & 1:
+            board[sq] = packed >> (5 * k) & 31
+            k += 1
+    return board
+
+
+def sakodata_targets(records):
+    """Scores (centipawns for White) and results (1, 0.5, 0 for White) as float32."""
+    return (records["score"].astype(np.float32),
+            records["result"].astype(np.float32) / 2)
+
+
 def num_inputs(types, squares, hand=K_HAND):
     """F = 2*T*(N + K), the inputs per point of view."""
     return 2 * types * (squares + hand)
@@ -73,6 +144,11 @@ class FeatureFile:
         with open(path, "rb") as f:
             head = f.read(16)
         magic, version, F = struct.unpack("<8sII", head)
+        if magic == DATA_MAGIC:
+            raise FormatError(
+                f"{path}: sako datagen's binary records (SAKODATA), not network inputs: "
+                f"turn them into a SAKOFEAT file first with "
+                f"`sako nnue-features --variant V --data {path} --out FILE.feat`")
         if magic != FEAT_MAGIC:
             raise FormatError(f"{path}: bad magic {magic!r} (want {FEAT_MAGIC!r})")
         if version != FEAT_VERSION:

@@ -64,6 +64,82 @@ def random_net(rng, H=16, O=8, A=nnuefmt.SCRELU, D=4, KB=1):
                        A, O, D, *kings)
 
 
+
+class SakoDataTest(unittest.TestCase):
+    """SAKODATA, sako datagen's binary records: written here per docs/datagen.md, read
+    back, checked against sako's converter when a sako is built."""
+
+    def write(self, path, records, variant=b"normal", version=1, cut=0):
+        head = nnuefmt.DATA_MAGIC + struct.pack("<II", version, nnuefmt.DATA_RECORD)
+        head += variant.ljust(16, b"\0")
+        data = head + b"".join(records)
+        with open(path, "wb") as f:
+            f.write(data[:len(data) - cut])
+
+    def record(self, pieces, side=0, result=2, score=-37, hand=None):
+        """pieces: list of (square, code) in square order."""
+        occ = sum(1 << sq for sq, _ in pieces)
+        packed = sum(code << (5 * k) for k, (_, code) in enumerate(pieces))
+        r = occ.to_bytes(16, "little") + packed.to_bytes(28, "little")
+        r += bytes(hand or [0] * 20)
+        r += bytes([side, result, 255, 0]) + struct.pack("<IHHhH", 0, 0, 1, score, 0)
+        self.assertEqual(len(r), nnuefmt.DATA_RECORD)
+        return r
+
+    def test_records_read_back(self):
+        # White king e1 (type 5: code 10), rook h1 (type 3: 6); black king e8 (11).
+        recs = [self.record([(4, 10), (7, 6), (60, 11)]),
+                self.record([(4, 10), (60, 11)], side=1, result=1, score=12)]
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "a.bin")
+            self.write(path, recs)
+            variant, r = nnuefmt.read_sakodata(path)
+            self.assertEqual((variant, len(r)), ("normal", 2))
+            self.assertEqual(nnuefmt.decode_board(r[0]), {4: 10, 7: 6, 60: 11})
+            self.assertEqual(list(r["side"]), [0, 1])
+            scores, results = nnuefmt.sakodata_targets(r)
+            self.assertEqual(list(scores), [-37.0, 12.0])
+            self.assertEqual(list(results), [1.0, 0.5])
+            self.write(path, recs, cut=5)
+            with self.assertRaises(nnuefmt.FormatError):
+                nnuefmt.read_sakodata(path)
+            self.assertEqual(len(nnuefmt.read_sakodata(path, partial_ok=True)[1]), 1)
+            self.write(path, recs, version=7)
+            with self.assertRaises(nnuefmt.FormatError):
+                nnuefmt.read_sakodata(path)
+            with open(path, "wb") as f:
+                f.write(b"4k3/8/8/8/8/8/8/4K2R w K - 0 1 | 0 | 0.5\n")
+            with self.assertRaises(nnuefmt.FormatError):
+                nnuefmt.read_sakodata(path)
+
+    def test_sako_reads_what_python_writes_and_back(self):
+        sako = os.environ.get("SAKO") or next(
+            (p for p in (os.path.join(ROOT, "target", b, "sako") for b in ("release", "debug"))
+             if os.path.exists(p)), None)
+        if not sako:
+            raise unittest.SkipTest("no sako binary (build it or set $SAKO)")
+        with tempfile.TemporaryDirectory() as d:
+            path, txt = os.path.join(d, "a.bin"), os.path.join(d, "a.txt")
+            self.write(path, [self.record([(4, 10), (7, 6), (60, 11)])])
+            subprocess.run([sako, "datagen-convert", "--in", path, "--out", txt], check=True,
+                           capture_output=True)
+            with open(txt) as f:
+                self.assertEqual(f.read().strip(), "4k3/8/8/8/8/8/8/4K2R w - - 0 1 | -37 | 1")
+            # And a file sako's datagen wrote reads here, its positions valid.
+            out = os.path.join(d, "g.bin")
+            subprocess.run([sako, "datagen", "--variant", "chancellor", "--format", "bin",
+                            "--games", "1", "--nodes", "200", "--out", out], check=True,
+                           capture_output=True)
+            variant, r = nnuefmt.read_sakodata(out)
+            self.assertEqual(variant, "chancellor")
+            self.assertGreater(len(r), 0)
+            for rec in r:
+                board = nnuefmt.decode_board(rec)
+                self.assertTrue(all(sq < 64 for sq in board))
+                self.assertGreaterEqual(len(board), 2)
+                self.assertEqual(rec["variant"], r[0]["variant"])
+
+
 class Format(unittest.TestCase):
     """Net files of both versions, written and read back; malformed ones refused."""
 

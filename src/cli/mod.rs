@@ -157,6 +157,10 @@ enum Command {
     /// White, result 1, 0.5 or 0 for White). The file is appended to, one finished game
     /// at a time, so the same command run again resumes.
     Datagen(DatagenArgs),
+    /// Convert training data between the text lines and the binary records of
+    /// `sako datagen` (the input's format is told by its magic, the output's by
+    /// --format or the --out name), or count a file's positions (--stats).
+    DatagenConvert(DatagenConvertArgs),
     /// Turn training lines (`sako datagen` files) into the network trainer's input:
     /// each position's active network inputs from both sides' points of view (the
     /// `SAKOFEAT` format of docs/nnue.md; the trainer is in scripts/nnue/).
@@ -164,7 +168,7 @@ enum Command {
         /// Variant name (see `sako variants`).
         #[arg(long, default_value = "normal")]
         variant: String,
-        /// Data files of `FEN | score | result` lines.
+        /// Data files: `FEN | score | result` lines or `sako datagen --format bin` records.
         #[arg(long, required = true, num_args = 1..)]
         data: Vec<std::path::PathBuf>,
         /// The feature file to write (replaced).
@@ -183,7 +187,8 @@ struct TuneArgs {
     /// Variant name (see `sako variants`).
     #[arg(long, default_value = "normal")]
     variant: String,
-    /// Data files of `FEN | score | result` lines.
+    /// Data files: `FEN | score | result` lines or `sako datagen --format bin` records
+    /// (told by their magic).
     #[arg(long, required = true, num_args = 1..)]
     data: Vec<std::path::PathBuf>,
     /// Passes of Adam over all positions.
@@ -253,9 +258,33 @@ struct DatagenArgs {
     /// Start from random lines of this EPD/FEN file instead of the start position.
     #[arg(long, value_name = "EPD")]
     openings: Option<std::path::PathBuf>,
-    /// Uniformly random legal plies before the search takes over.
-    #[arg(long, value_name = "P", default_value_t = 8)]
-    random_plies: usize,
+    /// Uniformly random legal plies before the search takes over: P, or MIN-MAX for a
+    /// count drawn per game.
+    #[arg(long, value_name = "P|MIN-MAX", default_value = "8")]
+    random_plies: String,
+    /// The file's format: text (`FEN | score | result` lines) or bin (fixed binary
+    /// records, docs/datagen.md) [default: bin for an --out name ending .bin or
+    /// .sakobin, else text].
+    #[arg(long, value_name = "text|bin")]
+    format: Option<String>,
+    /// End decided games early (docs/datagen.md) [default: on for bin, off for text].
+    #[arg(long, value_name = "on|off")]
+    adjudicate: Option<String>,
+    /// Adjudication: a win when the score is at least this for --adj-win-plies plies.
+    #[arg(long, value_name = "CP", default_value_t = 2000)]
+    adj_win: i32,
+    /// Adjudication: consecutive searched plies for a win.
+    #[arg(long, value_name = "K", default_value_t = 6)]
+    adj_win_plies: usize,
+    /// Adjudication: a draw when |score| is at most this for --adj-draw-plies plies.
+    #[arg(long, value_name = "CP", default_value_t = 10)]
+    adj_draw: i32,
+    /// Adjudication: consecutive searched plies for a draw.
+    #[arg(long, value_name = "K", default_value_t = 12)]
+    adj_draw_plies: usize,
+    /// Adjudication: no draw before this ply.
+    #[arg(long, value_name = "N", default_value_t = 80)]
+    adj_draw_after: usize,
     /// Transposition table size in megabytes, per thread.
     #[arg(long, value_name = "MB", default_value_t = 8)]
     hash: usize,
@@ -266,6 +295,84 @@ struct DatagenArgs {
     /// tables [default: the built-in net of the game, where there is one].
     #[arg(long, value_name = "FILE|off")]
     net: Option<String>,
+}
+
+/// The options of `sako datagen-convert`.
+#[derive(Args)]
+struct DatagenConvertArgs {
+    /// The file read (text or binary).
+    #[arg(
+        long = "in",
+        value_name = "FILE",
+        required_unless_present = "stats",
+        requires = "output"
+    )]
+    input: Option<std::path::PathBuf>,
+    /// The file written (replaced).
+    #[arg(long = "out", value_name = "FILE")]
+    output: Option<std::path::PathBuf>,
+    /// The output's format [default: bin for a name ending .bin or .sakobin, else text].
+    #[arg(long, value_name = "text|bin")]
+    format: Option<String>,
+    /// The variant of a text input [default: normal]; a binary file names its own.
+    #[arg(long)]
+    variant: Option<String>,
+    /// Print the counts of this file (positions, results, scores) instead.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["input", "output"])]
+    stats: Option<std::path::PathBuf>,
+}
+
+/// Reads `P` or `MIN-MAX`.
+fn random_plies_range(text: &str) -> Result<(usize, Option<usize>), String> {
+    let bad = || format!("--random-plies: '{text}' is not P or MIN-MAX");
+    match text.split_once('-') {
+        None => Ok((text.trim().parse().map_err(|_| bad())?, None)),
+        Some((a, b)) => {
+            let a: usize = a.trim().parse().map_err(|_| bad())?;
+            let b: usize = b.trim().parse().map_err(|_| bad())?;
+            if a > b {
+                return Err(bad());
+            }
+            Ok((a, Some(b)))
+        }
+    }
+}
+
+/// `sako datagen-convert`.
+fn datagen_convert(a: DatagenConvertArgs) -> Result<(), String> {
+    use sako::datagen::Format;
+    if let Some(path) = &a.stats {
+        let s = sako::datagen::convert::stats(path, a.variant.as_deref())?;
+        for r in &s.reasons {
+            eprintln!("sako: rejected {r}");
+        }
+        say(&s.text());
+        return Ok(());
+    }
+    let (Some(input), Some(output)) = (&a.input, &a.output) else {
+        return Err("datagen-convert needs --in and --out (or --stats)".into());
+    };
+    let format = match &a.format {
+        Some(f) => Format::from_name(f)?,
+        None => Format::from_path(output),
+    };
+    let s = sako::datagen::convert::convert(input, output, format, a.variant.as_deref())?;
+    for r in &s.reasons {
+        eprintln!("sako: skipped {r}");
+    }
+    say(&format!(
+        "wrote {} ({} {} positions as {}; {} skipped)",
+        output.display(),
+        s.written,
+        s.variant,
+        if format == Format::Bin {
+            "binary records"
+        } else {
+            "text lines"
+        },
+        s.rejected
+    ));
+    Ok(())
 }
 
 fn setup(p: &PositionArgs) -> Result<Game, String> {
@@ -353,6 +460,7 @@ fn run(cli: Cli) -> Result<(), String> {
         }),
         Some(Command::Tune(args)) => tune(args),
         Some(Command::Datagen(args)) => datagen(args),
+        Some(Command::DatagenConvert(args)) => datagen_convert(args),
         Some(Command::NnueFeatures { variant, data, out }) => nnue_features(&variant, &data, &out),
         Some(Command::Xboard) => {
             sako::protocol::run(Some(Protocol::Xboard));
@@ -535,8 +643,30 @@ fn tune(a: TuneArgs) -> Result<(), String> {
 /// `sako datagen`: plays the games, with a progress line on standard error about every
 /// two seconds (plain lines, so that log files get them too) and a summary at the end.
 fn datagen(a: DatagenArgs) -> Result<(), String> {
-    use sako::datagen::{Event, Options, SearchLimit, Target};
+    use sako::datagen::{Adjudication, Event, Format, Options, SearchLimit, Target};
     let defaults = Options::new(&a.variant, &a.out);
+    let (random_plies, random_plies_max) = random_plies_range(&a.random_plies)?;
+    let format = match &a.format {
+        Some(f) => Format::from_name(f)?,
+        None => Format::from_path(&a.out),
+    };
+    let rules = Adjudication {
+        win_cp: a.adj_win,
+        win_plies: a.adj_win_plies.max(1),
+        draw_cp: a.adj_draw,
+        draw_plies: a.adj_draw_plies.max(1),
+        draw_after: a.adj_draw_after,
+    };
+    let adjudicate = match a.adjudicate.as_deref() {
+        None => None,
+        Some("on") => Some(Some(rules)),
+        Some("off") => Some(None),
+        Some(other) => return Err(format!("--adjudicate: '{other}' is not on or off")),
+    };
+    let adjudicate = match adjudicate {
+        None if format == Format::Bin => Some(Some(rules)),
+        other => other,
+    };
     let opts = Options {
         target: match (a.games, a.positions) {
             (_, Some(n)) => Target::Positions(n),
@@ -551,7 +681,10 @@ fn datagen(a: DatagenArgs) -> Result<(), String> {
         threads: a.threads,
         seed: a.seed,
         openings: a.openings,
-        random_plies: a.random_plies,
+        random_plies,
+        random_plies_max,
+        format,
+        adjudicate,
         hash_mb: a.hash,
         eval_tables: a.eval_tables,
         net: net_choice(&a.net),

@@ -63,6 +63,29 @@ fn export_width<B: BoardWidth>(
     w.write_all(&(shape.inputs() as u32).to_le_bytes())
         .map_err(write_err)?;
     for path in data {
+        if crate::datagen::binary::file_is_binary(path) {
+            let records = crate::datagen::convert::binary_records(path, rules.def.name)?;
+            for (place, r) in records {
+                let parsed = r.and_then(|r| {
+                    let pos = Position::<B>::from_fen(rules, &r.fen)
+                        .map_err(|e| format!("bad FEN: {e}"))?;
+                    Ok((r, pos))
+                });
+                match parsed {
+                    Ok((r, pos)) => {
+                        write_position(&mut w, &shape, &pos, &r).map_err(write_err)?;
+                        summary.positions += 1;
+                    }
+                    Err(e) => {
+                        summary.rejected += 1;
+                        if summary.reasons.len() < 5 {
+                            summary.reasons.push(format!("{place}: {e}"));
+                        }
+                    }
+                }
+            }
+            continue;
+        }
         let read_err = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
         let reader = std::io::BufReader::new(std::fs::File::open(path).map_err(read_err)?);
         for (n, line) in reader.lines().enumerate() {

@@ -12,6 +12,9 @@
 //! * score: the search's score in centipawns from **White's** point of view;
 //! * result: how the game ended for White, `1`, `0.5` or `0`.
 //!
+//! With `format: Format::Bin` the file is the fixed 80-byte records of [`binary`]
+//! (`SAKODATA`, laid out byte by byte in `docs/datagen.md`).
+//!
 //! # Games
 //! A game starts from a random line of the openings file (or the variant's start
 //! position), plays `random_plies` uniformly random legal plies, then lets sako's
@@ -24,11 +27,16 @@
 //!
 //! # Resuming
 //! The file is appended to, one whole game at a time (written and flushed when the
-//! game ends), so an interrupted run loses only its games in progress. Game `g` of a
-//! run draws its random numbers from the seed, `g` and the number of lines the file
-//! held at the start: the same command run again continues with new games, and with
-//! one thread the file is a deterministic function of the seed and the starting file.
+//! game ends, synced at least every 3 s), so an interrupted run loses only its games in
+//! progress; a partial last line or record is cut off when the run starts again. With
+//! one thread a game's random numbers come from the seed, the records in the file
+//! before the game and the games since that count last grew, so a run stopped anywhere
+//! and resumed writes the same bytes as one never stopped. With more threads game `g`
+//! of a run draws from the seed, `g` and the records the file held at the start: the
+//! same command run again continues with new games.
 
+pub mod binary;
+pub mod convert;
 pub mod features;
 mod output;
 mod record;
@@ -39,8 +47,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+pub use output::Format;
 pub use record::{result_text, Record};
-pub use selfplay::{FinishedGame, Skipped, PLY_CAP};
+pub use selfplay::{Adjudication, FinishedGame, Skipped, PLY_CAP};
 
 use crate::engine::eval::Eval;
 use crate::engine::history::HistoryBank;
@@ -87,8 +96,17 @@ pub struct Options {
     pub seed: u64,
     /// An EPD or one-FEN-a-line file of start positions (default: the start position).
     pub openings: Option<PathBuf>,
-    /// Random plies before the search takes over (default 8).
+    /// Random plies before the search takes over (default 8); with
+    /// `random_plies_max`, the fewest.
     pub random_plies: usize,
+    /// The most random plies: each game draws its count from `random_plies..=max`
+    /// (default `None`: exactly `random_plies`).
+    pub random_plies_max: Option<usize>,
+    /// The file's format (default text).
+    pub format: Format,
+    /// Ending decided games early (default `None`: on for the binary format with
+    /// [`Adjudication::default`], off for text).
+    pub adjudicate: Option<Option<Adjudication>>,
     /// Transposition table size in megabytes, per thread (default 8).
     pub hash_mb: usize,
     /// Read the evaluation tables from this directory (missing files: built-in tables).
@@ -109,6 +127,9 @@ impl Options {
             seed: 1,
             openings: None,
             random_plies: 8,
+            random_plies_max: None,
+            format: Format::Text,
+            adjudicate: None,
             hash_mb: 8,
             eval_tables: None,
             net: crate::engine::nnue::NetChoice::BuiltIn,
@@ -139,6 +160,8 @@ pub struct Status {
     pub positions: u64,
     /// Searched positions left out in this run.
     pub skipped: Skipped,
+    /// Games of this run ended by the adjudication.
+    pub adjudicated: u64,
     /// Lines in the file now.
     pub lines_in_file: u64,
     /// Time since the run started.
@@ -195,8 +218,8 @@ impl Status {
         match self.time_left() {
             _ if self.done => {
                 s += &format!(
-                    ", done (skipped: {} in check, {} captures or promotions, {} mate scores)",
-                    k.in_check, k.noisy, k.mate
+                    ", done (skipped: {} in check, {} captures or promotions, {} mate scores; {} games adjudicated)",
+                    k.in_check, k.noisy, k.mate, self.adjudicated
                 )
             }
             Some(t) => s += &format!(", about {} left", short_duration(t)),
@@ -230,13 +253,24 @@ pub fn run(opts: &Options, on_event: &mut dyn FnMut(Event)) -> Result<Status, St
     let def = &all_variants()[id];
     let eval = Eval::load_with_net(def, opts.eval_tables.as_deref(), &opts.net)?;
     let starts = start_positions(opts, def.name, on_event)?;
-    let mut out = OutFile::open(&opts.out, &mut |w| on_event(Event::Warning(w)))?;
+    let mut out = OutFile::open(&opts.out, opts.format, id, &mut |w| {
+        on_event(Event::Warning(w))
+    })?;
+    let adjudication = match opts.adjudicate {
+        Some(a) => a,
+        None if opts.format == Format::Bin => Some(Adjudication::default()),
+        None => None,
+    };
     let plan = GamePlan {
         variant: def.name,
         eval: &eval,
         starts,
         limits: plan_limits,
-        random_plies: opts.random_plies,
+        random_plies: (
+            opts.random_plies,
+            opts.random_plies_max.unwrap_or(opts.random_plies),
+        ),
+        adjudication,
     };
     let mut status = Status {
         variant: def.name.to_string(),
@@ -244,6 +278,7 @@ pub fn run(opts: &Options, on_event: &mut dyn FnMut(Event)) -> Result<Status, St
         games: 0,
         positions: 0,
         skipped: Skipped::default(),
+        adjudicated: 0,
         lines_in_file: out.lines,
         elapsed: Duration::ZERO,
         done: false,
@@ -253,15 +288,19 @@ pub fn run(opts: &Options, on_event: &mut dyn FnMut(Event)) -> Result<Status, St
     } else {
         play_games(opts, &plan, &mut out, &mut status, on_event)
     };
+    let synced = out.sync();
     status.done = true;
     on_event(Event::Progress(&status));
-    result.map(|()| status)
+    result.and(synced).map(|()| status)
 }
 
 /// The options' errors, or the limits of each search.
 fn check(opts: &Options) -> Result<Limits, String> {
     if opts.threads == 0 {
         return Err("datagen needs at least one thread".into());
+    }
+    if opts.random_plies_max.is_some_and(|m| m < opts.random_plies) {
+        return Err("--random-plies MIN-MAX needs MIN <= MAX".into());
     }
     if opts.hash_mb == 0 {
         return Err("the hash size must be at least 1 MB".into());
@@ -325,10 +364,7 @@ fn play_games(
         for _ in 0..opts.threads {
             let tx = tx.clone();
             let (next_game, stop) = (&next_game, &stop);
-            s.spawn(move || {
-                let seed_of = |g| game_seed(opts.seed, g, lines_at_start);
-                worker(opts, plan, next_game, stop, &seed_of, &tx)
-            });
+            s.spawn(move || worker(opts, plan, next_game, stop, lines_at_start, &tx));
         }
         drop(tx);
         let result = collect(&rx, out, status, start, on_event);
@@ -339,14 +375,20 @@ fn play_games(
 
 /// One worker thread: plays games until the counter passes the target or `stop` is
 /// set, sending each finished game (or the first error) to `tx`.
+///
+/// With several threads game `g` of the run has the seed of (seed, g, records at the
+/// start). With one thread a game's seed is that of (seed, j, c), c the records in the
+/// file before the game and j the games played since c last grew: so a run stopped
+/// anywhere and resumed plays on exactly as the run that was not stopped.
 fn worker(
     opts: &Options,
     plan: &GamePlan,
     next_game: &AtomicU64,
     stop: &AtomicBool,
-    seed_of: &dyn Fn(u64) -> u64,
+    lines_at_start: u64,
     tx: &mpsc::Sender<Result<FinishedGame, String>>,
 ) {
+    let (mut count, mut since) = (lines_at_start, 0u64);
     let tt = match Tt::try_new(opts.hash_mb) {
         Ok(t) => t,
         Err(e) => {
@@ -360,8 +402,21 @@ fn worker(
         if matches!(opts.target, Target::Games(n) if g >= n) {
             return;
         }
-        let sent = match play_game(plan, g, seed_of(g), &tt, &histories, stop) {
-            Ok(Some(game)) => tx.send(Ok(game)),
+        let seed = if opts.threads == 1 {
+            game_seed(opts.seed, since, count)
+        } else {
+            game_seed(opts.seed, g, lines_at_start)
+        };
+        let sent = match play_game(plan, g, seed, &tt, &histories, stop) {
+            Ok(Some(game)) => {
+                if game.records.is_empty() {
+                    since += 1;
+                } else {
+                    count += game.records.len() as u64;
+                    since = 0;
+                }
+                tx.send(Ok(game))
+            }
             Ok(None) => return,
             Err(e) => tx.send(Err(format!("game {g}: {e}"))),
         };
@@ -415,11 +470,11 @@ fn collect(
 
 /// Appends `game`'s positions and counts them.
 fn write_game(game: &FinishedGame, out: &mut OutFile, status: &mut Status) -> Result<(), String> {
-    let lines: Vec<String> = game.records.iter().map(Record::line).collect();
-    out.append(&lines)?;
+    out.append(&game.records)?;
     status.games += 1;
-    status.positions += lines.len() as u64;
+    status.positions += game.records.len() as u64;
     status.skipped.add(&game.skipped);
+    status.adjudicated += u64::from(game.adjudicated);
     status.lines_in_file = out.lines;
     Ok(())
 }
@@ -445,6 +500,7 @@ mod tests {
             games: 2,
             positions: 100,
             skipped: Skipped::default(),
+            adjudicated: 0,
             lines_in_file: 100,
             elapsed: Duration::from_secs(4),
             done: false,

@@ -1,5 +1,5 @@
 //! Training positions for the tuner: the lines `FEN | score | result` that
-//! `sako datagen` writes, read into traces of the evaluation (which parameters each
+//! `sako datagen` writes (or its binary records, told by their magic), read into traces of the evaluation (which parameters each
 //! position uses, see [`crate::engine::eval::Trace`]).
 
 use std::io::BufRead;
@@ -9,6 +9,7 @@ use rayon::prelude::*;
 
 use crate::engine::eval::Eval;
 use crate::rules::compile::BoardWidth;
+use crate::rules::position::outcome::GameResult;
 use crate::rules::position::Position;
 use crate::rules::variant::{all_variants, variant_id};
 
@@ -89,7 +90,31 @@ impl Dataset {
     pub fn load(eval: &Eval, paths: &[&Path], limit: usize) -> Result<Dataset, String> {
         let mut ds = Dataset::default();
         let mut lines: Vec<(String, Line)> = Vec::new();
+        let variant = eval.variant;
         'files: for path in paths {
+            if crate::datagen::binary::file_is_binary(path) {
+                for (place, r) in crate::datagen::convert::binary_records(path, variant)? {
+                    match r {
+                        Ok(r) => lines.push((
+                            place,
+                            Line {
+                                fen: r.fen,
+                                score: r.score as f32,
+                                result: match r.result {
+                                    GameResult::WhiteWins => 1.0,
+                                    GameResult::Draw => 0.5,
+                                    GameResult::BlackWins => 0.0,
+                                },
+                            },
+                        )),
+                        Err(e) => ds.reject(format!("{place}: {e}")),
+                    }
+                    if lines.len() >= limit {
+                        break 'files;
+                    }
+                }
+                continue;
+            }
             let file = std::fs::File::open(path)
                 .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
             for (n, text) in std::io::BufReader::new(file).lines().enumerate() {
