@@ -355,3 +355,33 @@ fn fens_with_stray_pawns_or_impossible_en_passant_are_refused() {
     let o = sako(&["moves", "--fen", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1"]);
     assert!(stdout(&o).lines().any(|l| l == "e5d6"), "{}", stderr(&o));
 }
+
+#[test]
+fn protocols_say_when_they_clamp_the_hash_size() {
+    use std::io::Write as _;
+    for (input, needle) in [
+        (
+            "uci\nsetoption name Hash value 100000000\nisready\nquit\n",
+            "info string Hash 100000000 MB is above the maximum 65536; using 65536",
+        ),
+        (
+            "xboard\nprotover 2\nmemory 100000000\nquit\n",
+            "telluser memory 100000000 MB is above the maximum 65536; using 65536",
+        ),
+    ] {
+        let mut child = Command::new(common::sako_bin())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("run sako");
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success());
+        assert!(stdout(&o).lines().any(|l| l == needle), "{}", stdout(&o));
+    }
+}
