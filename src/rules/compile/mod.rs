@@ -424,7 +424,7 @@ impl<B: Bitboard> Rules<B> {
             for (i, row) in cells.iter().enumerate() {
                 for (file, cell) in row.iter().enumerate() {
                     if *cell == Some(letter) && i < self.geo.ranks && file < self.geo.files {
-                        seen = seen | B::square(self.geo.square(file, self.geo.ranks - 1 - i));
+                        seen |= B::square(self.geo.square(file, self.geo.ranks - 1 - i));
                     }
                 }
             }
@@ -442,11 +442,11 @@ impl<B: Bitboard> Rules<B> {
                     .iter()
                     .chain(self.initial_moves(color, p, sq))
                 {
-                    next = next | B::square(m.to);
+                    next |= B::square(m.to);
                 }
             }
             frontier = next & self.board & !seen;
-            seen = seen | frontier;
+            seen |= frontier;
         }
         seen
     }
