@@ -236,3 +236,152 @@ fn bench_ends_with_the_lines_openbench_reads() {
     let again = sako(&["bench", "--depth", "3"]);
     assert_eq!(stdout(&again).lines().rev().nth(1), Some(lines[n - 2]));
 }
+
+/// A one-line `sako: ...` message on standard error and exit status 2.
+fn assert_refused(o: &Output, needle: &str) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("sako: ") && err.contains(needle), "{err}");
+}
+
+#[test]
+fn perft_refuses_a_depth_beyond_the_search_ply_limit() {
+    let fen = "K6k/8/8/8/8/8/8/8 w - - 0 1";
+    let o = sako(&["perft", "--fen", fen, "300000"]);
+    assert_refused(&o, "perft depth must be at most 120, not 300000");
+}
+
+#[test]
+fn threads_above_256_are_clamped_with_a_message() {
+    let o = sako(&["analyze", "--depth", "1", "--threads", "100000"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--threads 100000 is above the maximum 256; using 256"),
+        "{}",
+        stderr(&o)
+    );
+    let o = sako(&["perft", "2", "--threads", "100000"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("using 256"), "{}", stderr(&o));
+}
+
+#[test]
+fn analyze_depth_above_100_is_clamped_with_a_message() {
+    // Checkmated: the search ends at once however deep it may go.
+    let fen = "8/8/8/8/8/6k1/6q1/7K w - - 0 1";
+    let o = sako(&["analyze", "--fen", fen, "--depth", "4000000000"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--depth 4000000000 is above the maximum 100; using 100"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn hash_above_the_uci_maximum_is_clamped_and_a_failed_allocation_is_an_error() {
+    let o = sako(&["analyze", "--depth", "1", "--hash", "100000000"]);
+    let err = stderr(&o);
+    assert!(
+        err.contains("--hash 100000000 MB is above the maximum 65536 MB; using 65536"),
+        "{err}"
+    );
+    // 64 GB: granted on a big machine; elsewhere refused with a message, not an abort.
+    if !o.status.success() {
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("cannot allocate a 65536 MB hash table"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn nnue_features_refuses_a_file_that_is_not_training_data() {
+    let dir = common::fresh_temp_dir("cli-nnue-features-bad");
+    let data = dir.join("notes.txt");
+    std::fs::write(&data, "hello\nthis is not training data\n").unwrap();
+    let out = dir.join("out.bin");
+    let o = sako(&[
+        "nnue-features",
+        "--variant",
+        "normal",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    let last = err.lines().last().unwrap_or("");
+    assert!(
+        last.starts_with("sako: no training positions in ")
+            && last.contains(&format!("{}:1:", data.display())),
+        "{err}"
+    );
+    assert!(!out.exists(), "an empty output file was left behind");
+}
+
+#[test]
+fn fens_with_stray_pawns_or_impossible_en_passant_are_refused() {
+    for (fen, needle) in [
+        ("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", "a pawn on a1"),
+        ("4k2P/8/8/8/8/8/8/4K3 w - - 0 1", "promotion rank"),
+        ("4k3/8/8/8/8/8/8/4K2p b - - 0 1", "promotion rank"),
+        ("p3k3/8/8/8/8/8/8/4K3 w - - 0 1", "a pawn on a8"),
+        (
+            "4k3/8/8/3pP3/8/8/8/4K3 w - d3 0 1",
+            "impossible en-passant square 'd3'",
+        ),
+        (
+            "4k3/8/8/4P3/8/8/8/4K3 w - d6 0 1",
+            "impossible en-passant square 'd6'",
+        ),
+        (
+            "4k3/3n4/8/3pP3/8/8/8/4K3 w - d6 0 1",
+            "impossible en-passant square 'd6'",
+        ),
+        (
+            "4k3/8/3n4/3pP3/8/8/8/4K3 w - d6 0 1",
+            "impossible en-passant square 'd6'",
+        ),
+    ] {
+        let o = sako(&["moves", "--fen", fen]);
+        assert_refused(&o, needle);
+        assert!(stderr(&o).contains("bad FEN"), "{fen}: {}", stderr(&o));
+    }
+    // The same en passant where it is possible is read.
+    let o = sako(&["moves", "--fen", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1"]);
+    assert!(stdout(&o).lines().any(|l| l == "e5d6"), "{}", stderr(&o));
+}
+
+#[test]
+fn protocols_say_when_they_clamp_the_hash_size() {
+    use std::io::Write as _;
+    for (input, needle) in [
+        (
+            "uci\nsetoption name Hash value 100000000\nisready\nquit\n",
+            "info string Hash 100000000 MB is above the maximum 65536; using 65536",
+        ),
+        (
+            "xboard\nprotover 2\nmemory 100000000\nquit\n",
+            "telluser memory 100000000 MB is above the maximum 65536; using 65536",
+        ),
+    ] {
+        let mut child = Command::new(common::sako_bin())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("run sako");
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success());
+        assert!(stdout(&o).lines().any(|l| l == needle), "{}", stdout(&o));
+    }
+}

@@ -406,6 +406,31 @@ fn init_logging(file: Option<&std::path::Path>) -> Result<(), String> {
     Ok(())
 }
 
+/// The deepest `sako perft` (the search's ply limit; deeper runs would never end).
+const MAX_PERFT_DEPTH: u32 = sako::engine::search::MAX_PLY as u32;
+/// The most threads a command uses, as the protocols' Threads / `cores` allow.
+const MAX_THREADS: usize = 256;
+/// The largest hash table in megabytes, the UCI Hash option's maximum.
+const MAX_HASH_MB: usize = 1 << 16;
+
+/// `--threads N` at least 1 and at most [`MAX_THREADS`], saying so when clamped.
+fn capped_threads(n: usize) -> usize {
+    if n > MAX_THREADS {
+        eprintln!("sako: --threads {n} is above the maximum {MAX_THREADS}; using {MAX_THREADS}");
+    }
+    n.clamp(1, MAX_THREADS)
+}
+
+/// `--hash MB` at least 1 and at most [`MAX_HASH_MB`], saying so when clamped.
+fn capped_hash(mb: usize) -> usize {
+    if mb > MAX_HASH_MB {
+        eprintln!(
+            "sako: --hash {mb} MB is above the maximum {MAX_HASH_MB} MB; using {MAX_HASH_MB}"
+        );
+    }
+    mb.clamp(1, MAX_HASH_MB)
+}
+
 /// Prints a line on standard output; a closed pipe is not worth a panic.
 fn say(line: &str) {
     let _ = writeln!(std::io::stdout().lock(), "{line}");
@@ -418,7 +443,7 @@ fn run(cli: Cli) -> Result<(), String> {
             depth,
             divide,
             threads,
-        }) => perft(&position, depth, divide, threads.max(1)),
+        }) => perft(&position, depth, divide, capped_threads(threads)),
         Some(Command::Moves { position }) => {
             setup(&position)?.legal_moves().iter().for_each(|m| say(m));
             Ok(())
@@ -499,6 +524,11 @@ fn openings(opts: sako::matches::openings::GenOptions) -> Result<(), String> {
 /// `sako perft`: the leaf count, or with `divide` the count below each root move. On a
 /// terminal a long run shows its progress (root moves done) on standard error.
 fn perft(position: &PositionArgs, depth: u32, divide: bool, threads: usize) -> Result<(), String> {
+    if depth > MAX_PERFT_DEPTH {
+        return Err(format!(
+            "perft depth must be at most {MAX_PERFT_DEPTH}, not {depth}"
+        ));
+    }
     let mut game = setup(position)?;
     if !divide && (depth == 0 || !progress::shown()) {
         // Nothing to show per root move: the plain count (bulk counting at the leaves).
@@ -536,7 +566,7 @@ fn perft(position: &PositionArgs, depth: u32, divide: bool, threads: usize) -> R
 /// `sako bench`: the fixed positions to `depth`; one line per position, then the
 /// totals. On a terminal a long run shows which position it is on, on standard error.
 fn bench(depth: u32, engine: &EngineArgs) -> Result<(), String> {
-    let (threads, hash) = (engine.threads, engine.hash);
+    let (threads, hash) = (capped_threads(engine.threads), capped_hash(engine.hash));
     let eval_tables = engine.eval_tables.as_deref();
     if depth == 0 || depth > 60 {
         return Err(format!("bench depth must be 1..60, not {depth}"));
@@ -546,8 +576,8 @@ fn bench(depth: u32, engine: &EngineArgs) -> Result<(), String> {
     let totals = progress::with_progress(status, || {
         sako::bench::run(
             depth,
-            threads.max(1),
-            hash.max(1),
+            threads,
+            hash,
             eval_tables,
             &net_choice(&engine.net),
             &mut |line| {
@@ -575,7 +605,12 @@ fn analyze_limits(
         (Some(0), _, _) => Err("depth must be at least 1".into()),
         (_, Some(0), _) => Err("movetime must be at least 1".into()),
         (_, _, Some(0)) => Err("nodes must be at least 1".into()),
-        (Some(d), _, _) => Ok(Limits::depth(d.min(100))),
+        (Some(d), _, _) => {
+            if d > 100 {
+                eprintln!("sako: --depth {d} is above the maximum 100; using 100");
+            }
+            Ok(Limits::depth(d.min(100)))
+        }
         (None, Some(ms), _) => Ok(Limits::movetime(ms)),
         (None, None, Some(n)) => Ok(Limits::nodes(n)),
         (None, None, None) => Ok(Limits::depth(8)),
@@ -584,7 +619,7 @@ fn analyze_limits(
 
 /// `sako analyze`: one `info` line per completed depth, then `bestmove MOVE`.
 fn analyze(position: &PositionArgs, limits: Limits, engine: &EngineArgs) -> Result<(), String> {
-    let (threads, hash) = (engine.threads, engine.hash);
+    let (threads, hash) = (capped_threads(engine.threads), capped_hash(engine.hash));
     let eval_tables = engine.eval_tables.as_deref();
     let mut game = setup(position)?;
     let eval = sako::engine::eval::Eval::load_with_net(
@@ -592,10 +627,11 @@ fn analyze(position: &PositionArgs, limits: Limits, engine: &EngineArgs) -> Resu
         eval_tables,
         &net_choice(&engine.net),
     )?;
-    let tt = sako::engine::tt::Tt::new(hash.max(1));
+    let tt = sako::engine::tt::Tt::try_new(hash)
+        .map_err(|e| format!("{e} (ask for less with --hash)"))?;
     let stop = std::sync::atomic::AtomicBool::new(false);
     let opts = SearchOptions {
-        threads: threads.max(1),
+        threads,
         ..SearchOptions::new(limits, &tt, &eval, &stop)
     };
     let result = game.search(&opts, &mut |info| {
@@ -678,14 +714,18 @@ fn datagen(a: DatagenArgs) -> Result<(), String> {
             (Some(n), None) => SearchLimit::Nodes(n),
             (None, None) => defaults.limit,
         },
-        threads: a.threads,
+        threads: if a.threads == 0 {
+            0
+        } else {
+            capped_threads(a.threads)
+        },
         seed: a.seed,
         openings: a.openings,
         random_plies,
         random_plies_max,
         format,
         adjudicate,
-        hash_mb: a.hash,
+        hash_mb: if a.hash == 0 { 0 } else { capped_hash(a.hash) },
         eval_tables: a.eval_tables,
         net: net_choice(&a.net),
         ..defaults
@@ -712,6 +752,18 @@ fn nnue_features(
     out: &std::path::Path,
 ) -> Result<(), String> {
     let s = sako::datagen::features::export(variant, data, out)?;
+    if s.positions == 0 {
+        // Nothing but the header: not worth a file that looks like training data.
+        let _ = std::fs::remove_file(out);
+        let names: Vec<String> = data.iter().map(|p| p.display().to_string()).collect();
+        return Err(match s.reasons.first() {
+            Some(r) => format!(
+                "no training positions in {}; the first bad line: {r}",
+                names.join(", ")
+            ),
+            None => format!("no training positions in {}", names.join(", ")),
+        });
+    }
     for r in &s.reasons {
         eprintln!("sako: skipped {r}");
     }

@@ -165,6 +165,11 @@ impl Uci {
             "hash" => match number() {
                 Some(mb) => {
                     self.abort_search();
+                    if mb > 1 << 16 {
+                        self.info(&format!(
+                            "Hash {mb} MB is above the maximum 65536; using 65536"
+                        ));
+                    }
                     if let Err(e) = self.s.set_hash(mb.min(1 << 16) as usize) {
                         self.info(&format!(
                             "Error: {e}; the table stays at {} MB",

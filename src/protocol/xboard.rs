@@ -242,6 +242,11 @@ impl Xboard {
     fn memory(&mut self, rest: &str, line: &str) {
         match rest.parse::<usize>() {
             Ok(mb) => {
+                if mb > 1 << 16 {
+                    self.out(&format!(
+                        "telluser memory {mb} MB is above the maximum 65536; using 65536"
+                    ));
+                }
                 let restart = self.pause_analysis();
                 if let Err(e) = self.s.set_hash(mb) {
                     self.out(&format!(

@@ -132,6 +132,9 @@ pub struct Rules<B> {
     pub promotion_zone: [B; 2],
     /// Squares where pawns may make their initial moves, per colour.
     pub pawn_initial: [B; 2],
+    /// Squares a pawn can ever stand on, per colour: those its moves reach from the
+    /// start position's pawns and its initial squares (a FEN may not put one elsewhere).
+    pub pawn_squares: [B; 2],
     /// Types a pawn may always promote to.
     pub promo_always: Vec<PieceType>,
     /// Types a pawn may promote to from its side's pool.
@@ -347,7 +350,7 @@ fn compile<B: Bitboard>(id: usize) -> Result<Rules<B>, String> {
     let km = special::king_moves::<B>(def, &names)?;
     let hand = special::hand_and_end::<B>(def, &names)?;
 
-    Ok(Rules {
+    let mut rules = Rules {
         id,
         def,
         geo,
@@ -396,7 +399,57 @@ fn compile<B: Bitboard>(id: usize) -> Result<Rules<B>, String> {
         letters: def.pieces.iter().map(|p| p.letter).collect(),
         shak_types: hand.shak_types,
         forbidden_sole_mater: hand.forbidden_sole_mater,
-    })
+        pawn_squares: [B::EMPTY; 2],
+    };
+    if let Some(p) = pawn {
+        rules.pawn_squares = [Color::White, Color::Black].map(|c| rules.pawn_reach(c, p));
+    }
+    Ok(rules)
+}
+
+impl<B: Bitboard> Rules<B> {
+    /// The squares a `color` pawn (type `p`) can reach by its own moves from where the
+    /// start position has pawns of that colour and from its initial squares; it stops
+    /// where it promotes.
+    fn pawn_reach(&self, color: Color, p: PieceType) -> B {
+        let letter = self.letters[p];
+        let letter = if color == Color::White {
+            letter.to_ascii_uppercase()
+        } else {
+            letter.to_ascii_lowercase()
+        };
+        let board = self.def.start_fen.split([' ', '[']).next().unwrap_or("");
+        let mut seen = self.pawn_initial[color];
+        if let Ok(cells) = crate::rules::position::fen_board_cells(board) {
+            for (i, row) in cells.iter().enumerate() {
+                for (file, cell) in row.iter().enumerate() {
+                    if *cell == Some(letter) && i < self.geo.ranks && file < self.geo.files {
+                        seen |= B::square(self.geo.square(file, self.geo.ranks - 1 - i));
+                    }
+                }
+            }
+        }
+        let mut frontier = seen;
+        while frontier.any() {
+            let mut next = B::EMPTY;
+            for sq in frontier.squares() {
+                if self.promotion_zone[color].has(sq) {
+                    continue;
+                }
+                next = next | self.quiet_leaps(color, p, sq) | self.capture_leaps(color, p, sq);
+                for m in self
+                    .path_moves(color, p, sq)
+                    .iter()
+                    .chain(self.initial_moves(color, p, sq))
+                {
+                    next |= B::square(m.to);
+                }
+            }
+            frontier = next & self.board & !seen;
+            seen |= frontier;
+        }
+        seen
+    }
 }
 
 /// A bitboard width that has a cache of compiled variants.

@@ -83,6 +83,13 @@ pub enum FenError {
     },
     /// A pawn stands on the rank where it would have had to promote.
     PawnOnPromotionRank,
+    /// A pawn on a square no pawn of its side can get to (its own back rank).
+    PawnOutOfReach {
+        /// The square, in the engine's notation.
+        square: String,
+    },
+    /// An en-passant square no double step of the side not to move just passed over.
+    ImpossibleEnPassant(String),
     /// The side-to-move field is not `w` or `b`.
     BadSide(String),
     /// A castling letter that names no right of this variant.
@@ -139,6 +146,13 @@ impl fmt::Display for FenError {
                 color.name()
             ),
             FenError::PawnOnPromotionRank => write!(f, "a pawn stands on its promotion rank"),
+            FenError::PawnOutOfReach { square } => {
+                write!(f, "a pawn on {square}, where no pawn of its side can get")
+            }
+            FenError::ImpossibleEnPassant(s) => write!(
+                f,
+                "impossible en-passant square '{s}' (no pawn of the side not to move just passed over it)"
+            ),
             FenError::BadSide(s) => write!(f, "side to move must be w or b, not '{s}'"),
             FenError::BadCastling(c) => write!(f, "bad castling letter '{c}'"),
             FenError::BadEnPassant(s) => write!(f, "bad en-passant square '{s}'"),
@@ -427,6 +441,12 @@ impl<B: BoardWidth> Position<B> {
                 if (self.pieces(color, p) & rules.promotion_zone[color]).any() {
                     return Err(FenError::PawnOnPromotionRank);
                 }
+                let stray = self.pieces(color, p) & !rules.pawn_squares[color];
+                if stray.any() {
+                    return Err(FenError::PawnOutOfReach {
+                        square: rules.geo.name(stray.lsb()),
+                    });
+                }
             }
         }
         Ok(())
@@ -505,18 +525,29 @@ impl<B: BoardWidth> Position<B> {
             return Ok(());
         };
         let pusher = self.side.flip();
-        let pawn_sq = if pusher == Color::White {
-            sq.checked_add(geo.files)
+        let (pawn_sq, from) = if pusher == Color::White {
+            (sq.checked_add(geo.files), sq.checked_sub(geo.files))
         } else {
-            sq.checked_sub(geo.files)
+            (sq.checked_sub(geo.files), sq.checked_add(geo.files))
         };
-        let ok = pawn_sq
-            .filter(|&s| s < geo.squares())
-            .map(|s| self.mailbox[s] == piece_code(pusher, p))
-            .unwrap_or(false)
-            && self.mailbox[sq] == NO_PIECE
-            && self.ep_capturers(self.side, sq).any();
-        if ok {
+        // A pawn of the side not to move stands one square past `sq`, having come from
+        // one square before it by an initial move; both squares it left are empty.
+        let pushed = match (pawn_sq.filter(|&s| s < geo.squares()), from) {
+            (Some(to), Some(from)) => {
+                self.mailbox[to] == piece_code(pusher, p)
+                    && self.mailbox[sq] == NO_PIECE
+                    && self.mailbox[from] == NO_PIECE
+                    && rules
+                        .initial_moves(pusher, p, from)
+                        .iter()
+                        .any(|m| m.to == to)
+            }
+            _ => false,
+        };
+        if !pushed {
+            return Err(FenError::ImpossibleEnPassant(field.to_string()));
+        }
+        if self.ep_capturers(self.side, sq).any() {
             self.st.ep = sq;
             if (self.ep_capturers(self.side, sq) & self.pieces(self.side, p)).any() {
                 self.st.ep_in_key = true;
