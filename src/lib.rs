@@ -21,4 +21,4 @@ pub mod simd;
 /// `sako tune`: fits a variant's evaluation table to training positions.
 pub mod tune;
 
-pub use game::Game;
+pub use game::{Game, GameError};

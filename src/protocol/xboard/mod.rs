@@ -6,6 +6,8 @@ use std::sync::{Arc, Mutex};
 use super::{split_command, FrontEnd, Session};
 use crate::engine::search::{Score, SearchInfo, SearchResult};
 use crate::engine::time::Limits;
+use crate::game::GameError;
+use crate::rules::position::notation::MoveError;
 use crate::rules::position::{fen_board_cells, Color};
 use crate::rules::variant::{all_variants, variant_id};
 use board::{from_xboard_fen, highlight_fen, parse_xboard_square, setup_lines};
@@ -425,7 +427,7 @@ impl Xboard {
             return;
         }
         if let Err(e) = self.s.game.play(text) {
-            let reason = if e.starts_with("unparsable") {
+            let reason = if matches!(e, GameError::IllegalMove(MoveError::Unparsable(_))) {
                 "unparsable"
             } else {
                 "not legal here"

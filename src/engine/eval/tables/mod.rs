@@ -76,11 +76,13 @@
 
 use std::path::Path;
 
+mod error;
 mod reader;
 #[cfg(test)]
 mod tests;
 mod writer;
 
+pub use error::{LoadError, TableError, TableErrorKind};
 pub use reader::parse;
 pub use writer::write;
 
@@ -261,36 +263,32 @@ pub struct EvalTables {
 
 impl EvalTables {
     /// The built-in tables of `def`'s variant (its [`VariantDef::eval_table`]).
-    pub fn embedded(def: &'static VariantDef) -> Result<EvalTables, String> {
+    pub fn embedded(def: &'static VariantDef) -> Result<EvalTables, TableError> {
         parse(def, def.eval_table, &format!("embedded:{}.txt", def.name))
     }
 
     /// The tables of `def`'s variant: `DIR/<variant>.txt` when `dir` is given and that
     /// file exists, else the built-in ones. A directory that does not exist, a path that
     /// is not a directory, a file that cannot be read and a file with a mistake are errors.
-    pub fn load(def: &'static VariantDef, dir: Option<&Path>) -> Result<EvalTables, String> {
+    pub fn load(def: &'static VariantDef, dir: Option<&Path>) -> Result<EvalTables, LoadError> {
         let Some(dir) = dir else {
-            return EvalTables::embedded(def);
+            return Ok(EvalTables::embedded(def)?);
         };
         if !dir.exists() {
-            return Err(format!(
-                "evaluation table directory {} does not exist",
-                dir.display()
-            ));
+            return Err(LoadError::NoDirectory(dir.to_path_buf()));
         }
         if !dir.is_dir() {
-            return Err(format!(
-                "evaluation table path {} is not a directory (give the directory that holds the <variant>.txt files)",
-                dir.display()
-            ));
+            return Err(LoadError::NotADirectory(dir.to_path_buf()));
         }
         let path = dir.join(format!("{}.txt", def.name));
         if !path.exists() {
-            return EvalTables::embedded(def);
+            return Ok(EvalTables::embedded(def)?);
         }
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-        parse(def, &text, &path.display().to_string())
+        let text = std::fs::read_to_string(&path).map_err(|e| LoadError::Unreadable {
+            path: path.clone(),
+            reason: e.to_string(),
+        })?;
+        Ok(parse(def, &text, &path.display().to_string())?)
     }
 
     /// The value of term `t`.
@@ -298,6 +296,9 @@ impl EvalTables {
         self.terms[t as usize]
     }
 }
+
+/// The longest row a one-row table may have.
+const MAX_ROW: usize = 64;
 
 /// The piece type of `def` whose letter is the one-letter `word` (either case).
 fn letter_type(def: &VariantDef, word: &str) -> Option<usize> {

@@ -1,13 +1,11 @@
 //! Reading a table file: statements line by line into [`EvalTables`], with the file
 //! and line of any mistake.
 
-use super::{letter_type, Curve, EvalTables, Pair, PieceTable, Scales, Term, TERM_COUNT};
+use super::error::{TableError, TableErrorKind as Kind};
+use super::{letter_type, Curve, EvalTables, Pair, PieceTable, Scales, Term, MAX_ROW, TERM_COUNT};
 use crate::rules::compile::MAX_TYPES;
 use crate::rules::geometry::MAX_SQUARES;
 use crate::rules::variant::VariantDef;
-
-/// The longest row a one-row table may have.
-const MAX_ROW: usize = 64;
 
 /// The tables of one file while it is read: what each statement sets.
 struct Reader<'a> {
@@ -30,7 +28,7 @@ struct Reader<'a> {
 }
 
 /// Reads a table file's text for variant `def`; `source` names it in error messages.
-pub fn parse(def: &'static VariantDef, text: &str, source: &str) -> Result<EvalTables, String> {
+pub fn parse(def: &'static VariantDef, text: &str, source: &str) -> Result<EvalTables, TableError> {
     let types = def.pieces.len();
     let mut r = Reader {
         def,
@@ -79,19 +77,15 @@ fn halves(word: &str) -> Option<(bool, bool)> {
 
 /// Sets the halves of `curve` chosen by `(mg, eg)` from `row`; the halves of one table
 /// must have the same length.
-fn set_row(curve: &mut Curve, row: &[i32], (mg, eg): (bool, bool)) -> Result<(), String> {
+fn set_row(curve: &mut Curve, row: &[i32], (mg, eg): (bool, bool)) -> Result<(), Kind> {
     if let Curve::Formula(_) = curve {
         *curve = Curve::Table(vec![Pair::default(); row.len()]);
     }
     let Curve::Table(table) = curve else {
-        return Err("internal: the table was not set".into());
+        return Err(Kind::NotATable);
     };
     if table.len() != row.len() {
-        return Err(format!(
-            "the middlegame and endgame rows differ in length ({} and {})",
-            table.len(),
-            row.len()
-        ));
+        return Err(Kind::RowLengths(table.len(), row.len()));
     }
     for (p, &v) in table.iter_mut().zip(row) {
         if mg {
@@ -105,18 +99,28 @@ fn set_row(curve: &mut Curve, row: &[i32], (mg, eg): (bool, bool)) -> Result<(),
 }
 
 impl Reader<'_> {
+    /// The mistake `kind` on line `line` of this file.
+    fn error(&self, line: usize, kind: Kind) -> TableError {
+        TableError {
+            source: self.source.to_string(),
+            line: Some(line),
+            kind,
+        }
+    }
+
     /// Reads the statement `words` of line `line` (a table statement also reads its rows).
-    fn statement(&mut self, line: usize, words: &[&str]) -> Result<(), String> {
-        let source = self.source;
-        let want = |n: usize| -> Result<(), String> {
+    fn statement(&mut self, line: usize, words: &[&str]) -> Result<(), TableError> {
+        let want = |n: usize| -> Result<(), TableError> {
             if words.len() == n {
                 Ok(())
             } else {
-                Err(format!(
-                    "{source}:{line}: '{}' takes {} words, found {}",
-                    words[0],
-                    n,
-                    words.len()
+                Err(self.error(
+                    line,
+                    Kind::WordCount {
+                        statement: words[0].to_string(),
+                        want: n,
+                        found: words.len(),
+                    },
                 ))
             }
         };
@@ -160,8 +164,7 @@ impl Reader<'_> {
                 want(3)?;
                 let t = self.letter_type(words[1], line)?;
                 let (row, which) = self.row(line, words[2])?;
-                set_row(&mut self.mobility[t], &row, which)
-                    .map_err(|e| format!("{source}:{line}: {e}"))
+                set_row(&mut self.mobility[t], &row, which).map_err(|k| self.error(line, k))
             }
             "king_danger" | "passed" => {
                 want(2)?;
@@ -171,31 +174,23 @@ impl Reader<'_> {
                 } else {
                     &mut self.king_danger
                 };
-                set_row(curve, &row, which).map_err(|e| format!("{source}:{line}: {e}"))
+                let set = set_row(curve, &row, which);
+                set.map_err(|k| self.error(line, k))
             }
-            other => Err(format!(
-                "{source}:{line}: unknown statement '{other}' (expected piece, pst, mobility, \
-                 mobility_table, safe_check, pair, king_danger, passed, term or scale)"
-            )),
+            other => Err(self.error(line, Kind::UnknownStatement(other.to_string()))),
         }
     }
 
     /// `piece X MG EG PHASE`.
-    fn piece(&mut self, line: usize, words: &[&str]) -> Result<(), String> {
-        let source = self.source;
+    fn piece(&mut self, line: usize, words: &[&str]) -> Result<(), TableError> {
         let t = self.letter_type(words[1], line)?;
         if self.values[t].is_some() {
-            return Err(format!(
-                "{source}:{line}: second 'piece' line for {}",
-                words[1]
-            ));
+            return Err(self.error(line, Kind::SecondPiece(words[1].to_string())));
         }
         let v = self.pair(words[2], words[3], line)?;
         let phase = self.int(words[4], line)?;
         if phase < 0 {
-            return Err(format!(
-                "{source}:{line}: the phase weight must not be negative"
-            ));
+            return Err(self.error(line, Kind::NegativePhase));
         }
         self.values[t] = Some((v, phase));
         Ok(())
@@ -203,7 +198,7 @@ impl Reader<'_> {
 
     /// `term NAME MG EG`, including the older `king_attack` and `passed_pawn`, which set
     /// a table's formula unless the file gives the table itself.
-    fn term(&mut self, line: usize, words: &[&str]) -> Result<(), String> {
+    fn term(&mut self, line: usize, words: &[&str]) -> Result<(), TableError> {
         let value = self.pair(words[2], words[3], line)?;
         let legacy = match words[1] {
             "king_attack" => Some(&mut self.king_danger),
@@ -216,88 +211,64 @@ impl Reader<'_> {
             }
             return Ok(());
         }
-        let term = Term::named(words[1]).ok_or_else(|| {
-            let known: Vec<&str> = Term::ALL.iter().map(|t| t.name()).collect();
-            format!(
-                "{}:{line}: unknown term '{}' (known: {})",
-                self.source,
-                words[1],
-                known.join(", ")
-            )
-        })?;
+        let term = Term::named(words[1])
+            .ok_or_else(|| self.error(line, Kind::UnknownTerm(words[1].to_string())))?;
         self.terms[term as usize] = value;
         Ok(())
     }
 
     /// `scale NAME N`.
-    fn scale(&mut self, line: usize, words: &[&str]) -> Result<(), String> {
+    fn scale(&mut self, line: usize, words: &[&str]) -> Result<(), TableError> {
         let v = self.int(words[2], line)?;
         match words[1] {
             "drawish_margin" => self.scales.drawish_margin = v,
             "drawish_factor" if (0..=64).contains(&v) => self.scales.drawish_factor = v,
-            "drawish_factor" => {
-                return Err(format!(
-                    "{}:{line}: drawish_factor must be 0..64",
-                    self.source
-                ))
-            }
-            other => {
-                return Err(format!(
-                    "{}:{line}: unknown scale '{other}' (known: drawish_margin, drawish_factor)",
-                    self.source
-                ))
-            }
+            "drawish_factor" => return Err(self.error(line, Kind::DrawishFactorRange)),
+            other => return Err(self.error(line, Kind::UnknownScale(other.to_string()))),
         }
         Ok(())
     }
 
     /// The one row after a table statement on line `line` whose halves word is `which`.
-    fn row(&mut self, line: usize, which: &str) -> Result<(Vec<i32>, (bool, bool)), String> {
-        let source = self.source;
-        let halves = halves(which)
-            .ok_or_else(|| format!("{source}:{line}: expected mg, eg or both, found '{which}'"))?;
+    fn row(&mut self, line: usize, which: &str) -> Result<(Vec<i32>, (bool, bool)), TableError> {
+        let halves =
+            halves(which).ok_or_else(|| self.error(line, Kind::BadHalves(which.to_string())))?;
         let Some((row_line, cells)) = self.lines.get(self.next).cloned() else {
-            return Err(format!(
-                "{source}:{line}: the table needs a row of numbers, the file ends"
-            ));
+            return Err(self.error(line, Kind::RowMissing));
         };
         if cells.len() > MAX_ROW {
-            return Err(format!(
-                "{source}:{row_line}: a row has at most {MAX_ROW} numbers, found {}",
-                cells.len()
-            ));
+            return Err(self.error(row_line, Kind::RowTooLong(cells.len())));
         }
         let row = cells
             .iter()
             .map(|c| self.int(c, row_line))
-            .collect::<Result<Vec<i32>, String>>()?;
+            .collect::<Result<Vec<i32>, TableError>>()?;
         self.next += 1;
         Ok((row, halves))
     }
 
     /// `pst X mg|eg|both` and the rows that follow it, furthest rank first.
-    fn pst(&mut self, line: usize, words: &[&str]) -> Result<(), String> {
-        let source = self.source;
+    fn pst(&mut self, line: usize, words: &[&str]) -> Result<(), TableError> {
         let (files, ranks) = (self.def.geometry.files, self.def.geometry.ranks);
         let t = self.letter_type(words[1], line)?;
         let (set_mg, set_eg) = halves(words[2]).ok_or_else(|| {
-            format!(
-                "{source}:{line}: expected mg, eg or both after 'pst {}', found '{}'",
-                words[1], words[2]
-            )
+            let letter = words[1].to_string();
+            let found = words[2].to_string();
+            self.error(line, Kind::BadPstHalves { letter, found })
         })?;
         for row in 0..ranks {
             let Some((row_line, cells)) = self.lines.get(self.next).cloned() else {
-                return Err(format!(
-                    "{source}:{line}: the table for {} needs {ranks} rows, the file ends after {row}",
-                    words[1]
-                ));
+                let letter = words[1].to_string();
+                let kind = Kind::PstRowsMissing {
+                    letter,
+                    ranks,
+                    after: row,
+                };
+                return Err(self.error(line, kind));
             };
             if cells.len() != files {
-                return Err(format!(
-                    "{source}:{row_line}: a table row needs {files} numbers, found {}",
-                    cells.len()
-                ));
+                let found = cells.len();
+                return Err(self.error(row_line, Kind::PstRowLength { files, found }));
             }
             let rank = ranks - 1 - row;
             for (file, cell) in cells.iter().enumerate() {
@@ -316,45 +287,42 @@ impl Reader<'_> {
     }
 
     /// The piece type of the one-letter `word` (either case).
-    fn letter_type(&self, word: &str, line: usize) -> Result<usize, String> {
+    fn letter_type(&self, word: &str, line: usize) -> Result<usize, TableError> {
         letter_type(self.def, word).ok_or_else(|| {
-            format!(
-                "{}:{line}: '{word}' is not a piece letter of {} (letters: {})",
-                self.source,
-                self.def.name,
-                self.def.pieces.iter().map(|p| p.letter).collect::<String>()
-            )
+            let kind = Kind::NotALetter {
+                word: word.to_string(),
+                variant: self.def.name,
+                letters: self.def.pieces.iter().map(|p| p.letter).collect(),
+            };
+            self.error(line, kind)
         })
     }
 
     /// A number in -100000..=100000.
-    fn int(&self, word: &str, line: usize) -> Result<i32, String> {
+    fn int(&self, word: &str, line: usize) -> Result<i32, TableError> {
         word.parse::<i32>()
             .ok()
             .filter(|v| v.abs() <= 100_000)
-            .ok_or_else(|| {
-                format!(
-                    "{}:{line}: '{word}' is not a number (-100000..100000)",
-                    self.source
-                )
-            })
+            .ok_or_else(|| self.error(line, Kind::NotANumber(word.to_string())))
     }
 
     /// A middlegame and an endgame number.
-    fn pair(&self, mg: &str, eg: &str, line: usize) -> Result<Pair, String> {
+    fn pair(&self, mg: &str, eg: &str, line: usize) -> Result<Pair, TableError> {
         Ok(Pair::new(self.int(mg, line)?, self.int(eg, line)?))
     }
 
     /// The tables read, once every piece has its `piece` line.
-    fn finish(mut self) -> Result<EvalTables, String> {
+    fn finish(mut self) -> Result<EvalTables, TableError> {
         let def = self.def;
         let mut pieces = Vec::with_capacity(def.pieces.len());
         for t in 0..def.pieces.len() {
-            let (value, phase) = self.values[t].ok_or_else(|| {
-                format!(
-                    "{}: no 'piece {} ...' line (every piece of {} needs one)",
-                    self.source, def.pieces[t].letter, def.name
-                )
+            let (value, phase) = self.values[t].ok_or_else(|| TableError {
+                source: self.source.to_string(),
+                line: None,
+                kind: Kind::MissingPiece {
+                    letter: def.pieces[t].letter,
+                    variant: def.name,
+                },
             })?;
             pieces.push(PieceTable {
                 value,

@@ -14,14 +14,25 @@ fn every_embedded_table_parses() {
 #[test]
 fn mistakes_name_file_and_line() {
     let def = &all_variants()[variant_id("normal").unwrap()];
-    let e = parse(def, "piece P 100 100 0\npiece X 1 1 1\n", "t.txt").unwrap_err();
+    let e = parse(def, "piece P 100 100 0\npiece X 1 1 1\n", "t.txt")
+        .unwrap_err()
+        .to_string();
     assert!(e.starts_with("t.txt:2:"), "{e}");
-    let e = parse(def, "# c\n\nterm nonsense 1 2\n", "t.txt").unwrap_err();
+    let e = parse(def, "# c\n\nterm nonsense 1 2\n", "t.txt")
+        .unwrap_err()
+        .to_string();
     assert!(e.starts_with("t.txt:3:"), "{e}");
-    let e = parse(def, "pst P mg\n1 2 3\n", "t.txt").unwrap_err();
+    let e = parse(def, "pst P mg\n1 2 3\n", "t.txt")
+        .unwrap_err()
+        .to_string();
     assert!(e.starts_with("t.txt:2:"), "{e}");
-    let e = parse(def, "piece P 100 100 0\n", "t.txt").unwrap_err();
+    let e = parse(def, "piece P 100 100 0\n", "t.txt")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("no 'piece N"), "{e}");
+    let e = parse(def, "piece P 100 100 0\npiece X 1 1 1\n", "t.txt").unwrap_err();
+    assert_eq!((e.line, e.source.as_str()), (Some(2), "t.txt"));
+    assert!(matches!(e.kind, TableErrorKind::NotALetter { .. }), "{e}");
 }
 
 #[test]
