@@ -8,16 +8,58 @@ use crate::engine::eval::Eval;
 use crate::engine::search::{SearchInfo, SearchOptions, SearchResult};
 use crate::rules::compile::BoardWidth;
 use crate::rules::moves::{Move, MoveList};
+use crate::rules::position::notation::MoveError;
 use crate::rules::position::outcome::Outcome;
-use crate::rules::position::{Color, Position};
+use crate::rules::position::{Color, FenError, Position};
 use crate::rules::variant::{all_variants, variant_id, VariantDef};
+
+/// Why a [`Game`] could not do what it was asked. `Display` gives the message the
+/// front ends print.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameError {
+    /// No variant has this name.
+    UnknownVariant(String),
+    /// The FEN could not be read.
+    BadFen(FenError),
+    /// The move is not legal here, or not a move at all.
+    IllegalMove(MoveError),
+    /// The evaluation given is for another variant than the game's.
+    WrongEval {
+        /// The evaluation's variant.
+        eval: &'static str,
+        /// The game's variant.
+        game: &'static str,
+    },
+}
+
+impl std::fmt::Display for GameError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GameError::UnknownVariant(name) => f.write_str(&unknown_variant(name)),
+            GameError::BadFen(e) => e.fmt(f),
+            GameError::IllegalMove(e) => e.fmt(f),
+            GameError::WrongEval { eval, game } => {
+                write!(f, "the evaluation is for {eval}, the game is {game}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for GameError {}
+
+impl From<GameError> for String {
+    /// The message, for callers whose errors are still text.
+    fn from(e: GameError) -> String {
+        e.to_string()
+    }
+}
 
 /// Operations on a position of some width, for dynamic dispatch.
 trait GameOps: Send {
     fn variant(&self) -> &'static VariantDef;
     fn fen(&self) -> String;
     fn legal_moves(&mut self) -> Vec<String>;
-    fn play(&mut self, text: &str) -> Result<(), String>;
+    fn play(&mut self, text: &str) -> Result<(), GameError>;
     fn undo(&mut self) -> bool;
     fn outcome(&mut self) -> Option<Outcome>;
     fn perft(&mut self, depth: u32, threads: usize) -> u64;
@@ -28,7 +70,7 @@ trait GameOps: Send {
         on_move: &(dyn Fn(u64) + Sync),
     ) -> Vec<(String, u64)>;
     fn in_check(&self) -> bool;
-    fn is_noisy(&mut self, text: &str) -> Result<bool, String>;
+    fn is_noisy(&mut self, text: &str) -> Result<bool, GameError>;
     fn side_to_move(&self) -> Color;
     fn key(&self) -> u64;
     fn check_key(&self) -> bool;
@@ -71,8 +113,8 @@ impl<B: BoardWidth> GameOps for Tracked<B> {
     fn legal_moves(&mut self) -> Vec<String> {
         self.pos.legal_move_texts()
     }
-    fn play(&mut self, text: &str) -> Result<(), String> {
-        let m = self.pos.parse_move(text)?;
+    fn play(&mut self, text: &str) -> Result<(), GameError> {
+        let m = self.pos.parse_move(text).map_err(GameError::IllegalMove)?;
         self.pos.make(m);
         self.played.push(m);
         Ok(())
@@ -132,8 +174,8 @@ impl<B: BoardWidth> GameOps for Tracked<B> {
     fn in_check(&self) -> bool {
         self.pos.in_check()
     }
-    fn is_noisy(&mut self, text: &str) -> Result<bool, String> {
-        let m = self.pos.parse_move(text)?;
+    fn is_noisy(&mut self, text: &str) -> Result<bool, GameError> {
+        let m = self.pos.parse_move(text).map_err(GameError::IllegalMove)?;
         Ok(self.pos.is_noisy(m))
     }
     fn side_to_move(&self) -> Color {
@@ -188,18 +230,19 @@ impl Clone for Game {
 
 impl Game {
     /// A game of `variant` from `fen` (or the variant's start position).
-    pub fn new(variant: &str, fen: Option<&str>) -> Result<Game, String> {
-        let id = variant_id(variant).ok_or_else(|| unknown_variant(variant))?;
+    pub fn new(variant: &str, fen: Option<&str>) -> Result<Game, GameError> {
+        let id =
+            variant_id(variant).ok_or_else(|| GameError::UnknownVariant(variant.to_string()))?;
         let def = &all_variants()[id];
         let fen = fen.unwrap_or(def.start_fen);
         let inner: Box<dyn GameOps> = if def.geometry.squares() <= 64 {
             Box::new(Tracked {
-                pos: Position::<u64>::from_fen(u64::rules(id), fen)?,
+                pos: Position::<u64>::from_fen(u64::rules(id), fen).map_err(GameError::BadFen)?,
                 played: Vec::new(),
             })
         } else {
             Box::new(Tracked {
-                pos: Position::<u128>::from_fen(u128::rules(id), fen)?,
+                pos: Position::<u128>::from_fen(u128::rules(id), fen).map_err(GameError::BadFen)?,
                 played: Vec::new(),
             })
         };
@@ -219,11 +262,11 @@ impl Game {
         self.inner.legal_moves()
     }
     /// Plays a move given in coordinate notation; an error leaves the game unchanged.
-    pub fn play(&mut self, text: &str) -> Result<(), String> {
+    pub fn play(&mut self, text: &str) -> Result<(), GameError> {
         self.inner.play(text)
     }
     /// Plays several space-separated moves; stops at the first bad one, naming it.
-    pub fn play_all(&mut self, moves: &str) -> Result<(), String> {
+    pub fn play_all(&mut self, moves: &str) -> Result<(), GameError> {
         for m in moves.split_whitespace() {
             self.play(m)?;
         }
@@ -269,7 +312,7 @@ impl Game {
     }
     /// True when the legal move `text` captures or promotes (see
     /// [`Position::is_noisy`]); an error when it is not a legal move here.
-    pub fn is_noisy(&mut self, text: &str) -> Result<bool, String> {
+    pub fn is_noisy(&mut self, text: &str) -> Result<bool, GameError> {
         self.inner.is_noisy(text)
     }
     /// The side to move.
@@ -286,24 +329,24 @@ impl Game {
         &mut self,
         opts: &SearchOptions,
         on_info: &mut (dyn FnMut(&SearchInfo) + Send),
-    ) -> Result<SearchResult, String> {
+    ) -> Result<SearchResult, GameError> {
         self.check_eval(opts.eval)?;
         Ok(self.inner.search(opts, on_info))
     }
     /// The static evaluation of the current position for the side to move.
-    pub fn evaluate(&self, eval: &Eval) -> Result<i32, String> {
+    pub fn evaluate(&self, eval: &Eval) -> Result<i32, GameError> {
         self.check_eval(eval)?;
         Ok(self.inner.evaluate(eval))
     }
-    fn check_eval(&self, eval: &Eval) -> Result<(), String> {
+    fn check_eval(&self, eval: &Eval) -> Result<(), GameError> {
         let name = self.variant().name;
         if eval.variant == name {
             Ok(())
         } else {
-            Err(format!(
-                "the evaluation is for {}, the game is {name}",
-                eval.variant
-            ))
+            Err(GameError::WrongEval {
+                eval: eval.variant,
+                game: name,
+            })
         }
     }
     /// True when the incrementally kept key equals a key computed from scratch.

@@ -15,7 +15,10 @@ pub mod matches;
 pub mod protocol;
 /// The rules core: boards, pieces, the games as data, positions, legal moves, game end.
 pub mod rules;
+/// The vector kernels (AVX2 where the CPU has it, plain code elsewhere) below the rules
+/// core and the engine.
+pub mod simd;
 /// `sako tune`: fits a variant's evaluation table to training positions.
 pub mod tune;
 
-pub use game::Game;
+pub use game::{Game, GameError};

@@ -376,12 +376,9 @@ fn datagen_convert(a: DatagenConvertArgs) -> Result<(), String> {
 }
 
 fn setup(p: &PositionArgs) -> Result<Game, String> {
-    let mut game = Game::new(&p.variant, p.fen.as_deref()).map_err(|e| {
-        if e.starts_with("unknown variant") {
-            e
-        } else {
-            format!("bad FEN: {e}")
-        }
+    let mut game = Game::new(&p.variant, p.fen.as_deref()).map_err(|e| match e {
+        sako::GameError::BadFen(_) => format!("bad FEN: {e}"),
+        _ => e.to_string(),
     })?;
     if let Some(moves) = &p.moves {
         game.play_all(moves)?;

@@ -203,7 +203,7 @@ impl Session {
 
     /// The static evaluation of the current position, for the side to move.
     pub fn static_eval(&self) -> Result<i32, String> {
-        self.game.evaluate(&self.eval)
+        Ok(self.game.evaluate(&self.eval)?)
     }
 
     /// Which evaluation is in use: "network FILE", "network built-in NAME" or "tables".
@@ -296,7 +296,7 @@ impl Session {
                 exclude,
                 histories: Some(&histories),
             };
-            let r = game.search(&opts, &mut *on_info);
+            let r = game.search(&opts, &mut *on_info).map_err(String::from);
             let _ = events.send(Event::SearchDone(id));
             r
         });

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use crate::rules::compile::BoardWidth;
 use crate::rules::position::{Color, InputColumns, InputShape, KingBuckets, Position};
 use crate::rules::variant::{all_variants, variant_id, VariantDef};
+use crate::simd;
 
 pub use file::{Activation, NetError, NetFile, DEFAULT_OUTPUT_SCALE};
 
@@ -211,13 +212,13 @@ impl Network {
         let bias = i64::from(self.out_bias[bucket]);
         let (sum, scale) = match self.activation {
             Activation::ClippedRelu => {
-                let sum =
-                    i64::from(dot_clipped(us, &w[..h])) + i64::from(dot_clipped(them, &w[h..]));
+                let sum = i64::from(simd::dot_clipped::<{ QA as i16 }>(us, &w[..h]))
+                    + i64::from(simd::dot_clipped::<{ QA as i16 }>(them, &w[h..]));
                 (sum + bias, QA * QB)
             }
             Activation::SquaredClippedRelu => {
-                let sum =
-                    i64::from(dot_squared(us, &w[..h])) + i64::from(dot_squared(them, &w[h..]));
+                let sum = i64::from(simd::dot_squared::<{ QA as i16 }>(us, &w[..h]))
+                    + i64::from(simd::dot_squared::<{ QA as i16 }>(them, &w[h..]));
                 (sum + bias * i64::from(QA), QA * QA * QB)
             }
         };
@@ -291,68 +292,6 @@ fn check_output_layer(file: &NetFile) -> Result<(), NetError> {
         )));
     }
     Ok(())
-}
-
-/// `Σ clamp(a[j], 0, QA) · w[j]` (wrapping: an absurd net gives a wrong number, never a
-/// panic), with the widest vector instructions the CPU has (the
-/// result is the same on every path: integer arithmetic).
-#[inline]
-fn dot_clipped(a: &[i16], w: &[i16]) -> i32 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has just been found to support AVX2.
-            return unsafe { dot_clipped_avx2(a, w) };
-        }
-    }
-    dot_clipped_plain(a, w)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn dot_clipped_avx2(a: &[i16], w: &[i16]) -> i32 {
-    dot_clipped_plain(a, w)
-}
-
-#[inline(always)]
-fn dot_clipped_plain(a: &[i16], w: &[i16]) -> i32 {
-    a.iter()
-        .zip(w)
-        .map(|(&x, &w)| i32::from(x.clamp(0, QA as i16)) * i32::from(w))
-        .fold(0i32, |s, v| s.wrapping_add(v))
-}
-
-/// `Σ p[j] · v[j]` with `v[j] = clamp(a[j], 0, QA)` and `p[j] = v[j] · w[j]` in 16 bits,
-/// the squared clipped ReLU's output sum: exact when every `|w[j]| ≤ 128` and the sum fits
-/// 32 bits (`docs/nnue.md` gives the bound); beyond that it wraps, a wrong number but
-/// never a panic. The widest vector instructions the CPU has give the same integers.
-#[inline]
-fn dot_squared(a: &[i16], w: &[i16]) -> i32 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has just been found to support AVX2.
-            return unsafe { dot_squared_avx2(a, w) };
-        }
-    }
-    dot_squared_plain(a, w)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn dot_squared_avx2(a: &[i16], w: &[i16]) -> i32 {
-    dot_squared_plain(a, w)
-}
-
-#[inline(always)]
-fn dot_squared_plain(a: &[i16], w: &[i16]) -> i32 {
-    a.iter()
-        .zip(w)
-        .map(|(&x, &w)| {
-            let v = x.clamp(0, QA as i16);
-            i32::from(v.wrapping_mul(w)) * i32::from(v)
-        })
-        .fold(0i32, |s, v| s.wrapping_add(v))
 }
 
 #[cfg(test)]

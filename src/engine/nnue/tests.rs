@@ -207,8 +207,8 @@ fn vector_and_plain_arithmetic_agree() {
     let mut next = test_rng(9);
     let a: Vec<i16> = (0..256).map(|_| next(800) as i16 - 300).collect();
     let w: Vec<i16> = (0..256).map(|_| next(255) as i16 - 127).collect();
-    let plain = dot_clipped_plain(&a, &w);
-    assert_eq!(dot_clipped(&a, &w), plain);
+    let plain = simd::dot_clipped_plain::<{ QA as i16 }>(&a, &w);
+    assert_eq!(simd::dot_clipped::<{ QA as i16 }>(&a, &w), plain);
     let by_hand: i32 = a
         .iter()
         .zip(&w)
@@ -216,9 +216,7 @@ fn vector_and_plain_arithmetic_agree() {
         .sum();
     assert_eq!(plain, by_hand);
     // The accumulator updates, with wrap-around.
-    use crate::rules::position::accumulator::{
-        add_column, add_column_plain, sub_column, sub_column_plain,
-    };
+    use crate::simd::{add_column, add_column_plain, sub_column, sub_column_plain};
     let mut big: Vec<i16> = (0..256).map(|i: i32| (i * 200 - 25_000) as i16).collect();
     for op in 0..4 {
         let (mut x, mut y) = (big.clone(), big.clone());
@@ -570,8 +568,8 @@ fn squared_vector_and_plain_arithmetic_agree() {
     let mut next = test_rng(19);
     let a: Vec<i16> = (0..256).map(|_| next(800) as i16 - 300).collect();
     let w: Vec<i16> = (0..256).map(|_| next(257) as i16 - 128).collect();
-    let plain = dot_squared_plain(&a, &w);
-    assert_eq!(dot_squared(&a, &w), plain);
+    let plain = simd::dot_squared_plain::<{ QA as i16 }>(&a, &w);
+    assert_eq!(simd::dot_squared::<{ QA as i16 }>(&a, &w), plain);
     let by_hand: i64 = a
         .iter()
         .zip(&w)
@@ -583,7 +581,10 @@ fn squared_vector_and_plain_arithmetic_agree() {
         .map(|i| if i % 2 == 0 { i16::MAX } else { i16::MIN })
         .collect();
     let full = vec![i16::MAX; 256];
-    assert_eq!(dot_squared(&full, &huge), dot_squared_plain(&full, &huge));
+    assert_eq!(
+        simd::dot_squared::<{ QA as i16 }>(&full, &huge),
+        simd::dot_squared_plain::<{ QA as i16 }>(&full, &huge)
+    );
 }
 
 /// `random_net_v2` for chess with output scale `scale` and, with `kings`, two king buckets

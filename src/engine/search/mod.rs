@@ -26,7 +26,7 @@
 //!   pruning, table cut-offs at non-PV nodes, then whole-node pruning at non-PV nodes
 //!   (razoring, reverse futility, null move with verification at high depth, ProbCut)
 //!   and internal iterative reduction when the table has no move (two plies at deep
-//!   expected cut nodes). Each node is typed PV, cut or all (`node::NodeKind`) as the
+//!   expected cut nodes). Each node is typed PV, cut or all (`frame::NodeKind`) as the
 //!   search expects it to end. A table move whose entry is deep enough is tested for
 //!   singularity (`singular.rs`): searched without it, the node falling well short of
 //!   the table's score extends the move by one or two plies; the others beating beta
@@ -76,6 +76,7 @@
 //! there a side with no legal move loses, so zugzwang and stalemate decide endgames
 //! and a pass would hide exactly those. It is never used twice in a row.
 
+mod frame;
 mod node;
 mod ordering;
 pub mod params;
@@ -85,6 +86,7 @@ mod qsearch;
 mod root;
 mod singular;
 mod threads;
+mod tt_score;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 

@@ -1,8 +1,9 @@
 //! Pruning and reductions: the late-move reduction table, whole-node pruning
 //! (razoring, reverse futility, null move, ProbCut) and the verdict on late moves.
 
-use super::node::{from_tt, to_tt, Node, NodeKind, Tried};
+use super::frame::{Node, NodeKind, Tried};
 use super::params::{get, P};
+use super::tt_score::{from_tt, to_tt};
 use super::{Worker, MATE_BOUND};
 
 use crate::engine::tt::{Bound, Entry};

@@ -1,8 +1,8 @@
 //! Quiescence search: captures and promotions until the position is quiet, every
 //! evasion in check, with delta pruning and its own table entries.
 
-use super::node::{to_tt, tt_cutoff};
 use super::params::{get, P};
+use super::tt_score::{to_tt, tt_cutoff};
 use super::{Worker, INF, MAX_PLY};
 
 use crate::engine::tt::{Bound, Entry, NO_EVAL};

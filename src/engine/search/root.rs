@@ -1,7 +1,7 @@
 //! The root: iterative deepening, MultiPV lines, aspiration windows, reporting,
 //! and the time decisions between iterations.
 
-use super::node::NodeKind;
+use super::frame::NodeKind;
 use super::params::{get, P};
 use super::{Score, SearchInfo, Worker, INF, MATE, MATE_BOUND};
 use std::sync::atomic::Ordering;

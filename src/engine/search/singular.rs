@@ -7,8 +7,9 @@
 //! excluded-move search stores its results under a key of its own, never tries a
 //! null move, and fails low when the excluded move was the only one.
 
-use super::node::{from_tt, Node};
+use super::frame::Node;
 use super::params::{get, P};
+use super::tt_score::from_tt;
 use super::{Worker, MATE_BOUND};
 
 use crate::engine::tt::{Bound, Entry};

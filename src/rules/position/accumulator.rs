@@ -15,6 +15,8 @@ use crate::rules::compile::{BoardWidth, PieceType};
 use crate::rules::geometry::Square;
 use crate::rules::position::{Color, Position};
 use crate::rules::variant::VariantDef;
+use crate::simd;
+use crate::simd::{add_column, add_column_plain, sub_column, sub_column_plain};
 
 /// How many pieces of one type in hand have inputs of their own.
 pub const HAND_INPUTS: usize = 8;
@@ -688,27 +690,7 @@ fn apply_changes(
     from: &[i16],
     to: &mut [i16],
 ) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has just been found to support AVX2.
-            return unsafe { apply_changes_avx2(columns, changes, view, k, from, to) };
-        }
-    }
-    apply_changes_plain(columns, changes, view, k, from, to)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn apply_changes_avx2(
-    columns: &InputColumns,
-    changes: &[Change],
-    view: Color,
-    k: usize,
-    from: &[i16],
-    to: &mut [i16],
-) {
-    apply_changes_plain(columns, changes, view, k, from, to)
+    simd::with_avx2(|| apply_changes_plain(columns, changes, view, k, from, to))
 }
 
 /// [`apply_changes`] without vector instructions beyond the build's baseline. The usual
@@ -757,60 +739,5 @@ fn apply_changes_plain(
         } else {
             sub_column_plain(to, col(c));
         }
-    }
-}
-
-/// `acc += col`, element by element (wrapping: a network whose sums leave 16 bits gives
-/// wrong numbers, never a panic), with AVX2 where the CPU has it (the same integers).
-#[inline(always)]
-pub fn add_column(acc: &mut [i16], col: &[i16]) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has just been found to support AVX2.
-            return unsafe { add_column_avx2(acc, col) };
-        }
-    }
-    add_column_plain(acc, col)
-}
-
-/// `acc -= col`, element by element (wrapping), with AVX2 where the CPU has it.
-#[inline(always)]
-pub fn sub_column(acc: &mut [i16], col: &[i16]) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has just been found to support AVX2.
-            return unsafe { sub_column_avx2(acc, col) };
-        }
-    }
-    sub_column_plain(acc, col)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn add_column_avx2(acc: &mut [i16], col: &[i16]) {
-    add_column_plain(acc, col)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn sub_column_avx2(acc: &mut [i16], col: &[i16]) {
-    sub_column_plain(acc, col)
-}
-
-/// [`add_column`] without vector instructions beyond the build's baseline.
-#[inline(always)]
-pub fn add_column_plain(acc: &mut [i16], col: &[i16]) {
-    for (a, c) in acc.iter_mut().zip(col) {
-        *a = a.wrapping_add(*c);
-    }
-}
-
-/// [`sub_column`] without vector instructions beyond the build's baseline.
-#[inline(always)]
-pub fn sub_column_plain(acc: &mut [i16], col: &[i16]) {
-    for (a, c) in acc.iter_mut().zip(col) {
-        *a = a.wrapping_sub(*c);
     }
 }

@@ -6,128 +6,18 @@
 use std::time::{Duration, Instant};
 
 use super::args::{DrawRule, ResignRule, TimeControl};
-use super::engine::{Engine, EngineError, EngineScore, Envelope, Msg, Mux, Reply};
+use super::engine::{Engine, EngineError, Envelope, Msg, Mux, Reply};
 use crate::rules::position::outcome::GameResult;
 use crate::rules::position::Color;
 use crate::Game;
+use clock::Clock;
 
-/// How a game ended, as the PGN `Termination` tag says it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Termination {
-    /// By the rules (mate, stalemate, repetition, ...), resignation or agreement.
-    Normal,
-    /// By -draw, -resign or -maxmoves.
-    Adjudication,
-    /// A clock ran out.
-    TimeForfeit,
-    /// An illegal move (or no move) was played.
-    IllegalMove,
-    /// A false result claim, or a legal move refused.
-    RulesInfraction,
-    /// An engine exited or could not start the game.
-    Abandoned,
-    /// An engine stopped answering.
-    StalledConnection,
-}
+mod clock;
+mod record;
+#[cfg(test)]
+mod tests;
 
-impl Termination {
-    /// The tag value.
-    pub fn tag(self) -> &'static str {
-        match self {
-            Termination::Normal => "normal",
-            Termination::Adjudication => "adjudication",
-            Termination::TimeForfeit => "time forfeit",
-            Termination::IllegalMove => "illegal move",
-            Termination::RulesInfraction => "rules infraction",
-            Termination::Abandoned => "abandoned",
-            Termination::StalledConnection => "stalled connection",
-        }
-    }
-}
-
-/// Something an engine did wrong (counted per engine over the match).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Foul {
-    /// The process exited.
-    Crash,
-    /// It stopped answering.
-    Stall,
-    /// It overstepped its time.
-    TimeLoss,
-    /// It played an illegal move (or none).
-    IllegalMove,
-    /// It claimed a result the rules do not give.
-    FalseClaim,
-    /// It refused a legal move.
-    RefusedMove,
-}
-
-/// One move of the game record.
-#[derive(Clone, Debug)]
-pub struct PlayedMove {
-    /// sako's coordinate text.
-    pub text: String,
-    /// The mover's score, if it reported one.
-    pub score: Option<EngineScore>,
-    /// Depth of that score.
-    pub depth: Option<u32>,
-    /// Thinking time in milliseconds (`None` for opening moves).
-    pub time_ms: Option<u64>,
-}
-
-impl PlayedMove {
-    /// `+0.23/12 0.81s`, or `None` for an opening move.
-    pub fn comment(&self) -> Option<String> {
-        let ms = self.time_ms?;
-        let mut s = String::new();
-        match self.score {
-            Some(sc) => {
-                s += &sc.text();
-                if let Some(d) = self.depth {
-                    s += &format!("/{d}");
-                }
-            }
-            None => s += "n/a",
-        }
-        s += &format!(" {}s", super::args::seconds(ms));
-        Some(s)
-    }
-}
-
-/// A finished game.
-#[derive(Clone, Debug)]
-pub struct GameRecord {
-    /// 0-based number of the game in the match.
-    pub index: usize,
-    /// Round number for the PGN.
-    pub round: u32,
-    /// The slot (engine index) that had White.
-    pub white_slot: usize,
-    /// Names of White and Black.
-    pub names: [String; 2],
-    /// The variant.
-    pub variant: String,
-    /// Start position when it is not the variant's own.
-    pub start_fen: Option<String>,
-    /// Every move, openings first.
-    pub moves: Vec<PlayedMove>,
-    /// The result.
-    pub result: GameResult,
-    /// Why.
-    pub reason: String,
-    /// How it ended.
-    pub termination: Termination,
-    /// Fouls committed, by slot.
-    pub fouls: Vec<(usize, Foul)>,
-    /// The position at the end.
-    pub final_fen: String,
-    /// Time control tag value (of White's engine).
-    pub time_control: String,
-    /// Wall time of the game.
-    pub duration: Duration,
-    /// When the game started (seconds since 1970).
-    pub started_unix: u64,
-}
+pub use record::*;
 
 /// Adjudication settings.
 #[derive(Clone, Debug, Default)]
@@ -155,61 +45,6 @@ pub struct GameSetup {
     pub opening_moves: Vec<String>,
     /// Which slot plays White.
     pub white_slot: usize,
-}
-
-/// A chess clock for one engine.
-#[derive(Clone, Debug)]
-struct Clock {
-    tc: TimeControl,
-    remaining_ms: i64,
-    moves_made: u32,
-}
-
-impl Clock {
-    fn new(tc: &TimeControl) -> Clock {
-        let remaining_ms = match tc {
-            TimeControl::Clock { base_ms, .. } => *base_ms as i64,
-            _ => 0,
-        };
-        Clock {
-            tc: tc.clone(),
-            remaining_ms,
-            moves_made: 0,
-        }
-    }
-
-    /// Time allowed for the next move, if bounded.
-    fn limit_ms(&self) -> Option<i64> {
-        match self.tc {
-            TimeControl::Clock { .. } => Some(self.remaining_ms),
-            TimeControl::PerMove(ms) => Some(ms as i64),
-            TimeControl::Infinite => None,
-        }
-    }
-
-    fn moves_to_go(&self) -> Option<u32> {
-        match self.tc {
-            TimeControl::Clock { moves, .. } if moves > 0 => Some(moves - self.moves_made % moves),
-            _ => None,
-        }
-    }
-
-    /// Charges a move that took `ms`.
-    fn charge(&mut self, ms: u64) {
-        if let TimeControl::Clock {
-            moves,
-            base_ms,
-            inc_ms,
-        } = self.tc
-        {
-            self.remaining_ms -= ms as i64;
-            self.remaining_ms += inc_ms as i64;
-            self.moves_made += 1;
-            if moves > 0 && self.moves_made.is_multiple_of(moves) {
-                self.remaining_ms += base_ms as i64;
-            }
-        }
-    }
 }
 
 /// Replaces braces so that a text fits in a PGN comment.
@@ -856,50 +691,4 @@ fn judge_claim(p: &mut Progress, from: usize, result: GameResult, comment: &str)
         ),
         Termination::RulesInfraction,
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn canonical_spelling() {
-        let mut g = Game::new("historia", None).expect("start");
-        assert_eq!(canonical_move(&mut g, "k@e1").as_deref(), Some("K@e1"));
-        assert_eq!(canonical_move(&mut g, "K@e5"), None);
-        let mut g = Game::new("shatarhia", None).expect("start");
-        g.play_all("e2e3 e7e6").expect("moves");
-        assert_eq!(canonical_move(&mut g, "e1e2").as_deref(), Some("e1e2h"));
-        assert_eq!(canonical_move(&mut g, "zz"), None);
-    }
-
-    #[test]
-    fn clocks() {
-        let mut c = Clock::new(&TimeControl::Clock {
-            moves: 2,
-            base_ms: 1000,
-            inc_ms: 100,
-        });
-        assert_eq!(c.limit_ms(), Some(1000));
-        assert_eq!(c.moves_to_go(), Some(2));
-        c.charge(300);
-        assert_eq!(c.remaining_ms, 800);
-        assert_eq!(c.moves_to_go(), Some(1));
-        c.charge(300);
-        assert_eq!(c.remaining_ms, 1600);
-        let st = Clock::new(&TimeControl::PerMove(50));
-        assert_eq!(st.limit_ms(), Some(50));
-    }
-
-    #[test]
-    fn comments() {
-        let m = PlayedMove {
-            text: "e2e4".into(),
-            score: Some(EngineScore::Cp(23)),
-            depth: Some(12),
-            time_ms: Some(810),
-        };
-        assert_eq!(m.comment().as_deref(), Some("+0.23/12 0.81s"));
-        assert_eq!(comment_safe("a {b}"), "a (b)");
-    }
 }
