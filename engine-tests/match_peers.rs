@@ -105,8 +105,10 @@ fn fairy_stockfish_shatar_with_letter_map() {
 /// possible; O-O-O, the one move they would disagree on, cannot come up.
 #[test]
 fn fairy_stockfish_chancellor_from_variants_file() {
-    let Some(fsf) = peer("fairy_stockfish_chancellor_from_variants_file", "fairy-stockfish")
-    else {
+    let Some(fsf) = peer(
+        "fairy_stockfish_chancellor_from_variants_file",
+        "fairy-stockfish",
+    ) else {
         return;
     };
     let ini = common::data_path("peers/variants-fsf11.ini");
