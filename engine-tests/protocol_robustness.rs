@@ -10,7 +10,7 @@
 //! with status 0 after `quit`. Deterministic: every run sends the same lines (the seed is
 //! printed on failure); `SAKO_FUZZ_SEED=N` replaces the seeds of the two random-line
 //! tests to explore more, and `SAKO_FUZZ_LINES=N` sets their length (per
-//! protocol; the default is a fixed 4,000; `scripts/fuzz-protocol` runs 100,000).
+//! protocol; the default is a fixed 10,000; `scripts/fuzz-protocol` runs 100,000).
 
 use crate::common;
 
@@ -831,7 +831,7 @@ fn fuzz_plan() -> usize {
 }
 
 /// Lines per protocol when `SAKO_FUZZ_LINES` is not set.
-const DEFAULT_FUZZ_LINES: usize = 4_000;
+const DEFAULT_FUZZ_LINES: usize = 10_000;
 
 struct Fuzz {
     engine: Engine,
