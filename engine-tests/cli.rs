@@ -198,14 +198,32 @@ fn bench_ends_with_the_lines_openbench_reads() {
     let lines: Vec<&str> = out.lines().collect();
     let n = lines.len();
     assert!(n >= 2, "{out}");
-    let nodes = lines[n - 2]
-        .strip_prefix("Nodes searched: ")
-        .and_then(|v| v.parse::<u64>().ok());
-    let nps = lines[n - 1]
-        .strip_prefix("Nodes/second: ")
-        .and_then(|v| v.parse::<u64>().ok());
+    // The whole line is `Nodes searched: N`, N a positive integer in plain digits
+    // (no sign, no separators, no leading zero), and the same for `Nodes/second: M`.
+    let number_line = |line: &str, prefix: &str| -> Option<u64> {
+        let digits = line.strip_prefix(prefix)?;
+        let plain = !digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && (digits == "0" || !digits.starts_with('0'));
+        plain.then(|| digits.parse::<u64>().ok()).flatten()
+    };
+    let nodes = number_line(lines[n - 2], "Nodes searched: ");
+    let nps = number_line(lines[n - 1], "Nodes/second: ");
     assert!(nodes.is_some_and(|v| v > 0), "{out}");
     assert!(nps.is_some(), "{out}");
+    // N is the sum of the per-position lines' `nodes X` (`position i/k VARIANT: bestmove
+    // M nodes X time T`), one line per position.
+    let per_position: Vec<u64> = lines
+        .iter()
+        .filter(|l| l.starts_with("position "))
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let at = w.iter().position(|x| *x == "nodes").expect("nodes field");
+            w[at + 1].parse::<u64>().expect("nodes count")
+        })
+        .collect();
+    assert!(!per_position.is_empty(), "{out}");
+    assert_eq!(nodes, Some(per_position.iter().sum()), "{out}");
     // OpenBench's reading, without a regex crate: as it sees the two lines.
     let cleaned = |l: &str| -> String {
         l.chars()
@@ -234,7 +252,11 @@ fn bench_ends_with_the_lines_openbench_reads() {
     assert_eq!(number_after(&before, "nodes searched "), nodes, "{before}");
     // The signature is deterministic with one thread: a second run gives the same count.
     let again = sako(&["bench", "--depth", "3"]);
-    assert_eq!(stdout(&again).lines().rev().nth(1), Some(lines[n - 2]));
+    assert_eq!(
+        stdout(&again).lines().rev().nth(1),
+        Some(lines[n - 2]),
+        "bench's node count changed between two runs"
+    );
 }
 
 /// A one-line `sako: ...` message on standard error and exit status 2.

@@ -705,3 +705,44 @@ fn adjudicated_games_end_early_with_the_searches_verdict() {
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
+
+/// The written score is from White's point of view: from a start where White has no
+/// Queen (Black a Queen up, Black to move), the first kept positions with either side to
+/// move score well below zero. A side-to-move score would make Black's positive.
+#[test]
+fn scores_are_from_whites_point_of_view() {
+    let dir = fresh_temp_dir("datagen-white-pov");
+    let epd = dir.join("openings.epd");
+    std::fs::write(
+        &epd,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR b KQkq - 0 1\n",
+    )
+    .expect("write openings");
+    let out = dir.join("data.txt");
+    let opts = Options {
+        target: Target::Games(1),
+        limit: SearchLimit::Nodes(3000),
+        random_plies: 0,
+        openings: Some(epd),
+        ..Options::new("normal", &out)
+    };
+    datagen::run(&opts, &mut |_| {}).expect("run");
+    let text = read(&out);
+    let records: Vec<Record> = text
+        .lines()
+        .map(|l| Record::parse(l).unwrap_or_else(|e| panic!("{e}")))
+        .collect();
+    for side in [" b ", " w "] {
+        let r = records
+            .iter()
+            .find(|r| r.fen.contains(side))
+            .unwrap_or_else(|| panic!("no kept position with '{side}' to move:\n{text}"));
+        assert!(
+            r.score < -300,
+            "Black is a Queen up, yet '{}' scores {} for White:\n{text}",
+            r.fen,
+            r.score
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,6 +1,7 @@
 //! `sako match` against other people's engines, where they are installed (Debian's
-//! `fairymax` and `fairy-stockfish` in /usr/games; the tests say so and pass when they
-//! are missing): Fairy-Max in Great Shatranj over XBoard (it has no `setboard`, so the
+//! `fairymax` and `fairy-stockfish` in /usr/games; when one is missing the test fails if
+//! `CI` is set and otherwise passes with a visible `match_peers::<test> SKIPPED ...` line,
+//! see `common::peer_missing`): Fairy-Max in Great Shatranj over XBoard (it has no `setboard`, so the
 //! openings go in through edit mode), Fairy-Stockfish in chess and in its built-in
 //! `shatar` (Berse letter `j`, translated with `pieces=Q:J`) over UCI. sako must not
 //! foul, and every game must replay legally and end with a reason.
@@ -16,12 +17,13 @@ use common::{fresh_temp_dir, run_match, words};
 
 const SAKO: &str = env!("CARGO_BIN_EXE_sako");
 
-fn peer(name: &str) -> Option<PathBuf> {
+/// `/usr/games/<name>`, or [`common::peer_missing`] (a failure in CI) for `test`.
+fn peer(test: &str, name: &str) -> Option<PathBuf> {
     let p = Path::new("/usr/games").join(name);
     if p.exists() {
         Some(p)
     } else {
-        eprintln!("{} is not installed: skipped", p.display());
+        common::peer_missing(&format!("match_peers::{test}"), &p.display().to_string());
         None
     }
 }
@@ -55,7 +57,7 @@ fn play(name: &str, variant: &str, peer_args: &str, sako_args: &str, each: &str)
 
 #[test]
 fn fairymax_great_over_xboard() {
-    if let Some(fm) = peer("fairymax") {
+    if let Some(fm) = peer("fairymax_great_over_xboard", "fairymax") {
         play(
             "fairymax",
             "great",
@@ -68,7 +70,7 @@ fn fairymax_great_over_xboard() {
 
 #[test]
 fn fairy_stockfish_chess_over_uci() {
-    if let Some(fsf) = peer("fairy-stockfish") {
+    if let Some(fsf) = peer("fairy_stockfish_chess_over_uci", "fairy-stockfish") {
         play(
             "fsf-normal",
             "normal",
@@ -81,7 +83,7 @@ fn fairy_stockfish_chess_over_uci() {
 
 #[test]
 fn fairy_stockfish_shatar_with_letter_map() {
-    if let Some(fsf) = peer("fairy-stockfish") {
+    if let Some(fsf) = peer("fairy_stockfish_shatar_with_letter_map", "fairy-stockfish") {
         play(
             "fsf-shatar",
             "shatar",
@@ -103,10 +105,10 @@ fn fairy_stockfish_shatar_with_letter_map() {
 /// possible; O-O-O, the one move they would disagree on, cannot come up.
 #[test]
 fn fairy_stockfish_chancellor_from_variants_file() {
-    let Some(fsf) = peer("fairy-stockfish") else {
-        eprintln!(
-            "SKIP: fairy_stockfish_chancellor_from_variants_file needs /usr/games/fairy-stockfish"
-        );
+    let Some(fsf) = peer(
+        "fairy_stockfish_chancellor_from_variants_file",
+        "fairy-stockfish",
+    ) else {
         return;
     };
     let ini = common::data_path("peers/variants-fsf11.ini");

@@ -276,14 +276,37 @@ fn a_version_2_network_file_evaluates_and_searches() {
         .collect();
     net.out_bias = (0..8).map(|b| b * 1000).collect();
     let good = write_net(&dir, "v2.nnue", &net);
+    // The same net with every output bias 3000 higher: its evaluation must move.
+    let mut shifted_net = net.clone();
+    shifted_net.out_bias = net.out_bias.iter().map(|b| b + 3000).collect();
+    let shifted = write_net(&dir, "v2-shifted.nnue", &shifted_net);
     let script = format!(
-        "uci\nsetoption name EvalFile value {}\nposition startpos\neval\ngo depth 5\n",
-        good.display()
+        "uci\nsetoption name EvalFile value {good}\nposition startpos\neval\n\
+         setoption name EvalFile value {shifted}\neval\n\
+         setoption name Use NNUE value false\neval\n\
+         setoption name Use NNUE value true\nsetoption name EvalFile value {good}\n\
+         position startpos\ngo depth 5\n",
+        good = good.display(),
+        shifted = shifted.display(),
     );
     let out = session(&[] as &[&str], &script, "bestmove");
     let evals = eval_lines(&out);
-    assert_eq!(evals.len(), 1, "{out:?}");
+    assert_eq!(evals.len(), 3, "{out:?}");
     assert!(evals[0].contains("v2.nnue"), "{}", evals[0]);
+    assert!(evals[1].contains("v2-shifted.nnue"), "{}", evals[1]);
+    assert!(evals[2].ends_with("(tables)"), "{}", evals[2]);
+    let cp = |l: &str| -> i32 {
+        l.strip_prefix("info string eval ")
+            .and_then(|r| r.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no centipawns in {l}"))
+    };
+    let (with_net, with_shifted, tables) = (cp(&evals[0]), cp(&evals[1]), cp(&evals[2]));
+    // The net decides the evaluation: a higher output bias scores higher, and neither
+    // is the tables' score.
+    assert!(with_shifted > with_net, "{evals:?}");
+    assert_ne!(with_net, tables, "{evals:?}");
+    assert_ne!(with_shifted, tables, "{evals:?}");
     assert!(out.last().unwrap().starts_with("bestmove "), "{out:?}");
     // A version-2 header with 17 buckets is refused and named.
     let mut bytes = std::fs::read(&good).unwrap();

@@ -20,7 +20,6 @@
 //! | `none PATTERN` | no line output since the last `send` matches (only what has arrived: `sync` first) |
 //! | `seen PATTERN` | some line output since the last `send` matches (same caveat) |
 //! | `sync` | XBoard: send `ping N` and wait for `pong N` (N counts from 90001); UCI: `isready` / `readyok`. Does not count as a `send` for `none` / `seen` |
-//! | `sleep MS` | pause, e.g. to let a search start before `?` or `stop` |
 //! | `eof` | close the engine's standard input (the engine must then exit by itself) |
 //! | `exits` | wait for the engine to exit by itself (after `send quit` or `eof`) |
 //!
@@ -356,13 +355,6 @@ fn run_transcript(name: &str) {
                 engine.mark = mark;
                 r
             }
-            "sleep" => match arg.trim().parse::<u64>() {
-                Ok(ms) => {
-                    std::thread::sleep(Duration::from_millis(ms));
-                    Ok(())
-                }
-                Err(_) => Err("sleep needs milliseconds".to_string()),
-            },
             "eof" => {
                 engine.note("(standard input closed)");
                 engine.process.stdin = None;

@@ -4,13 +4,13 @@
 //! and analyses with MultiPV. The scripts live in `engine-tests/python/`; each gets the
 //! binary's path as its first argument and exits 0 on success.
 //!
-//! When `python3 -c "import chess"` fails, the tests are skipped with a message written
-//! straight to standard error (visible even though the test harness captures output):
-//! CI installs python-chess, so a skip there means a broken install step.
+//! When `python3 -c "import chess"` fails, the tests fail if `CI` is set (CI installs
+//! python-chess into `.ci/venv`, so a missing one there is a broken install step) and
+//! otherwise pass with a visible `python_clients::<test> SKIPPED ...` line written
+//! straight to standard error (see `common::peer_missing`).
 
 use crate::common;
 
-use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -28,13 +28,10 @@ fn python_chess_available(test: &str) -> bool {
         .map(|s| s.success())
         .unwrap_or(false);
     if !ok {
-        // Straight to the process's standard error: not captured by the harness.
-        let banner = "=".repeat(78);
-        let _ = writeln!(
-            std::io::stderr(),
-            "\n{banner}\nSKIPPED {test}: `python3 -c \"import chess\"` failed.\n\
-             python-chess is not installed, so sako was NOT tested with a real UCI/XBoard\n\
-             client. Install it with `python3 -m pip install chess` (.ci/run does).\n{banner}\n"
+        common::peer_missing(
+            &format!("python_clients::{test}"),
+            "python-chess (`python3 -c \"import chess\"` failed; install it with \
+             `python3 -m pip install chess`, as .ci/run does into .ci/venv)",
         );
     }
     ok
