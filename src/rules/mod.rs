@@ -6,6 +6,7 @@
 pub mod bitboard;
 pub mod color;
 pub mod compile;
+pub mod fen_text;
 pub mod geometry;
 pub mod moves;
 pub mod piece;

@@ -420,7 +420,7 @@ impl<B: Bitboard> Rules<B> {
         };
         let board = self.def.start_fen.split([' ', '[']).next().unwrap_or("");
         let mut seen = self.pawn_initial[color];
-        if let Ok(cells) = crate::rules::position::fen_board_cells(board) {
+        if let Ok(cells) = crate::rules::fen_text::board_cells(board) {
             for (i, row) in cells.iter().enumerate() {
                 for (file, cell) in row.iter().enumerate() {
                     if *cell == Some(letter) && i < self.geo.ranks && file < self.geo.files {

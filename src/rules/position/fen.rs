@@ -6,6 +6,7 @@
 use std::fmt;
 
 use crate::rules::compile::{BoardWidth, Rules, MAX_TYPES};
+use crate::rules::fen_text::{board_cells, rank_items, RankItem};
 use crate::rules::geometry::{MAX_SQUARES, NO_SQUARE};
 use crate::rules::moves::Move;
 use crate::rules::position::{
@@ -175,54 +176,11 @@ impl From<FenError> for String {
 
 // ----- the board field ---------------------------------------------------------------
 
-/// One item of a FEN rank, left to right.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum RankItem {
-    /// A run of empty squares: one digit, or two (`10`); `0` is an item too.
-    Empty(usize),
-    /// Any other character but the `~` promotion marker: a piece letter, or a fault.
-    Piece(char),
-}
-
-/// The one reader of FEN rank text (the text between two `/`): runs of empty squares
-/// and piece characters in order, `~` promotion markers (crazyhouse style) skipped. A
-/// count is one digit or two, so `100` reads as 10 and 0.
-fn rank_items(rank: &str) -> impl Iterator<Item = RankItem> + '_ {
-    let mut chars = rank.chars().peekable();
-    std::iter::from_fn(move || loop {
-        let c = chars.next()?;
-        if let Some(d) = c.to_digit(10) {
-            let mut n = d as usize;
-            if let Some(e) = chars.peek().and_then(|c| c.to_digit(10)) {
-                n = n * 10 + e as usize;
-                chars.next();
-            }
-            return Some(RankItem::Empty(n));
-        }
-        if c != '~' {
-            return Some(RankItem::Piece(c));
-        }
-    })
-}
-
 /// The cells of a FEN board field (holdings already cut off), top rank first: the piece
 /// letter or `None` for an empty square. Checks only the text (digits and letters, `~`
 /// promotion markers skipped), not the variant's pieces or board size.
 pub fn fen_board_cells(board: &str) -> Result<Vec<Vec<Option<char>>>, FenError> {
-    board
-        .split('/')
-        .map(|rank| {
-            let mut cells = Vec::new();
-            for item in rank_items(rank) {
-                match item {
-                    RankItem::Empty(n) => cells.extend(std::iter::repeat_n(None, n)),
-                    RankItem::Piece(c) if c.is_ascii_alphabetic() => cells.push(Some(c)),
-                    RankItem::Piece(c) => return Err(FenError::UnexpectedChar(c)),
-                }
-            }
-            Ok(cells)
-        })
-        .collect()
+    board_cells(board).map_err(FenError::UnexpectedChar)
 }
 
 /// Splits the first FEN field into the board and the holdings (the text inside `[...]`).
