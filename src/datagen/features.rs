@@ -62,27 +62,33 @@ fn export_width<B: BoardWidth>(
     w.write_all(&VERSION.to_le_bytes()).map_err(write_err)?;
     w.write_all(&(shape.inputs() as u32).to_le_bytes())
         .map_err(write_err)?;
+    // Every record, from either format, goes through here: written, or counted as
+    // rejected with its place (the first five named).
+    let mut take = |place: String, record: Result<Record, String>| -> Result<(), String> {
+        let parsed = record.and_then(|r| {
+            let pos =
+                Position::<B>::from_fen(rules, &r.fen).map_err(|e| format!("bad FEN: {e}"))?;
+            Ok((r, pos))
+        });
+        match parsed {
+            Ok((r, pos)) => {
+                write_position(&mut w, &shape, &pos, &r).map_err(write_err)?;
+                summary.positions += 1;
+            }
+            Err(e) => {
+                summary.rejected += 1;
+                if summary.reasons.len() < 5 {
+                    summary.reasons.push(format!("{place}: {e}"));
+                }
+            }
+        }
+        Ok(())
+    };
     for path in data {
         if crate::datagen::binary::file_is_binary(path) {
             let records = crate::datagen::convert::binary_records(path, rules.def.name)?;
             for (place, r) in records {
-                let parsed = r.and_then(|r| {
-                    let pos = Position::<B>::from_fen(rules, &r.fen)
-                        .map_err(|e| format!("bad FEN: {e}"))?;
-                    Ok((r, pos))
-                });
-                match parsed {
-                    Ok((r, pos)) => {
-                        write_position(&mut w, &shape, &pos, &r).map_err(write_err)?;
-                        summary.positions += 1;
-                    }
-                    Err(e) => {
-                        summary.rejected += 1;
-                        if summary.reasons.len() < 5 {
-                            summary.reasons.push(format!("{place}: {e}"));
-                        }
-                    }
-                }
+                take(place.to_string(), r)?;
             }
             continue;
         }
@@ -93,25 +99,10 @@ fn export_width<B: BoardWidth>(
             if line.trim().is_empty() || line.starts_with('#') {
                 continue;
             }
-            let parsed = Record::parse(&line).and_then(|r| {
-                let pos =
-                    Position::<B>::from_fen(rules, &r.fen).map_err(|e| format!("bad FEN: {e}"))?;
-                Ok((r, pos))
-            });
-            match parsed {
-                Ok((r, pos)) => {
-                    write_position(&mut w, &shape, &pos, &r).map_err(write_err)?;
-                    summary.positions += 1;
-                }
-                Err(e) => {
-                    summary.rejected += 1;
-                    if summary.reasons.len() < 5 {
-                        summary
-                            .reasons
-                            .push(format!("{}:{}: {e}", path.display(), n + 1));
-                    }
-                }
-            }
+            take(
+                format!("{}:{}", path.display(), n + 1),
+                Record::parse(&line),
+            )?;
         }
     }
     w.flush().map_err(write_err)?;
