@@ -19,6 +19,8 @@ Only numpy is needed, so evaluate.py runs without JAX.
 
 import mmap
 import os
+import shutil
+import subprocess
 import math
 import struct
 from array import array
@@ -77,6 +79,66 @@ DATA_DTYPE = np.dtype([
     ("reserved", "<u2"),
 ])
 assert DATA_DTYPE.itemsize == DATA_RECORD
+
+
+def file_kind(path):
+    """What a training input file is: "features" (SAKOFEAT), "sakodata" (datagen's
+    binary records) or "lines" (datagen's `FEN | score | result` text)."""
+    with open(path, "rb") as f:
+        head = f.read(8)
+    if head == FEAT_MAGIC:
+        return "features"
+    if head == DATA_MAGIC:
+        return "sakodata"
+    return "lines"
+
+
+def find_sako(sako=None):
+    """The sako binary to run: `sako`, else $SAKO, else this checkout's release build,
+    else `sako` on PATH; None when there is none."""
+    if sako:
+        return sako
+    if os.environ.get("SAKO"):
+        return os.environ["SAKO"]
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    built = os.path.join(root, "target", "release", "sako")
+    if os.path.exists(built):
+        return built
+    return shutil.which("sako")
+
+
+def feature_files(paths, variant, sako=None, feature_dir=None, log=print):
+    """The SAKOFEAT files for `paths`: feature files as they are; datagen files (either
+    format) turned into features by `sako nnue-features`, kept as
+    `<name>.<size>.feat` in `feature_dir` (default: beside the file) and reused while the
+    data file keeps that size (a growing datagen file gets fresh features). Text lines do
+    not name their game: they are read as `variant`; SAKODATA names its own."""
+    out = []
+    for path in paths:
+        kind = file_kind(path)
+        if kind == "features":
+            out.append(path)
+            continue
+        game = read_sakodata(path, partial_ok=True)[0] if kind == "sakodata" else variant
+        size = os.path.getsize(path)
+        folder = feature_dir or os.path.dirname(os.path.abspath(path))
+        feat = os.path.join(folder, f"{os.path.basename(path)}.{size}.feat")
+        if not os.path.exists(feat):
+            binary = find_sako(sako)
+            if not binary:
+                raise FormatError(f"{path}: a datagen file, and no sako binary to turn it "
+                                  f"into features (give --sako or set $SAKO)")
+            os.makedirs(folder, exist_ok=True)
+            part = feat + ".part"
+            log(f"features of {path} ({game}) -> {feat}")
+            done = subprocess.run([binary, "nnue-features", "--variant", game, "--data", path,
+                                   "--out", part], capture_output=True, text=True)
+            if done.returncode != 0:
+                raise FormatError(f"{path}: sako nnue-features failed: "
+                                  f"{done.stderr.strip() or done.stdout.strip()}")
+            os.replace(part, feat)
+        out.append(feat)
+    return out
 
 
 def read_sakodata(path, partial_ok=False):

@@ -40,6 +40,19 @@ def run(args, **kw):
     return p.stdout + p.stderr
 
 
+def sako_binary():
+    """A built sako (target/release/sako or target/debug/sako, or $SAKO). Without one the
+    test is skipped, except under CI (`CI` set), where a missing binary is a failure."""
+    sako = os.environ.get("SAKO") or next(
+        (p for p in (os.path.join(ROOT, "target", b, "sako") for b in ("release", "debug"))
+         if os.path.exists(p)), None)
+    if not sako:
+        if os.environ.get("CI"):
+            raise AssertionError("no sako binary under CI (build it or set $SAKO)")
+        raise unittest.SkipTest("no sako binary (build it or set $SAKO)")
+    return sako
+
+
 def max_diff(net, features):
     """evaluate.py's largest |float_cp - int_cp| over every position of `features`."""
     out = run(["evaluate.py", net, features, "--first", "0"])
@@ -113,11 +126,7 @@ class SakoDataTest(unittest.TestCase):
                 nnuefmt.read_sakodata(path)
 
     def test_sako_reads_what_python_writes_and_back(self):
-        sako = os.environ.get("SAKO") or next(
-            (p for p in (os.path.join(ROOT, "target", b, "sako") for b in ("release", "debug"))
-             if os.path.exists(p)), None)
-        if not sako:
-            raise unittest.SkipTest("no sako binary (build it or set $SAKO)")
+        sako = sako_binary()
         with tempfile.TemporaryDirectory() as d:
             path, txt = os.path.join(d, "a.bin"), os.path.join(d, "a.txt")
             self.write(path, [self.record([(4, 10), (7, 6), (60, 11)])])
@@ -138,6 +147,47 @@ class SakoDataTest(unittest.TestCase):
                 self.assertTrue(all(sq < 64 for sq in board))
                 self.assertGreaterEqual(len(board), 2)
                 self.assertEqual(rec["variant"], r[0]["variant"])
+
+
+class TrainOnDatagen(unittest.TestCase):
+    """train.py reads sako datagen's files (SAKODATA and text lines) through
+    `sako nnue-features`, and reuses the features while a file keeps its size."""
+
+    def test_train_reads_sakodata_and_text(self):
+        sako = sako_binary()
+        with tempfile.TemporaryDirectory() as d:
+            data = os.path.join(d, "g.bin")
+            subprocess.run([sako, "datagen", "--variant", "normal", "--format", "bin",
+                            "--games", "2", "--nodes", "300", "--seed", "5", "--out", data],
+                           check=True, capture_output=True)
+            records = len(nnuefmt.read_sakodata(data)[1])
+            text = os.path.join(d, "g.txt")
+            subprocess.run([sako, "datagen-convert", "--in", data, "--out", text],
+                           check=True, capture_output=True)
+            feats = os.path.join(d, "feats")
+            for source in (data, text):
+                out = os.path.join(d, os.path.basename(source) + ".nnue")
+                log = run(["train.py", "--data", source, "--out", out, *CHESS, "--hidden",
+                           "8", "--epochs", "1", "--batch", "64", "--progress", "0",
+                           "--sako", sako, "--feature-dir", feats],
+                          env=dict(os.environ, JAX_PLATFORMS="cpu"))
+                self.assertIn(f"data: {records} positions in 1 file(s)", log)
+                self.assertEqual(nnuefmt.read_net(out).version(), 1)
+            made = sorted(os.listdir(feats))
+            self.assertEqual(len(made), 2, made)
+            self.assertTrue(all(f.endswith(".feat") for f in made), made)
+            # The same file again: its features are reused, not made anew.
+            again = nnuefmt.feature_files([data], "normal", sako, feats, log=self.fail)
+            self.assertEqual(os.path.dirname(again[0]), feats)
+
+    def test_a_broken_datagen_file_is_refused(self):
+        sako = sako_binary()
+        with tempfile.TemporaryDirectory() as d:
+            bad = os.path.join(d, "bad.txt")
+            with open(bad, "w") as f:
+                f.write("not a position | x | y\n")
+            with self.assertRaises(nnuefmt.FormatError):
+                nnuefmt.feature_files([bad], "normal", sako, d, log=lambda _m: None)
 
 
 class Format(unittest.TestCase):
@@ -520,11 +570,7 @@ class Engine(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.sako = os.environ.get("SAKO") or next(
-            (p for p in (os.path.join(ROOT, "target", d, "sako") for d in ("release", "debug"))
-             if os.path.exists(p)), None)
-        if not cls.sako:
-            raise unittest.SkipTest("no sako binary (build it or set $SAKO)")
+        cls.sako = sako_binary()
         cls.dir = tempfile.mkdtemp(prefix="nnue-engine-test-")
         with open(os.path.join(ROOT, "engine-tests/data/normal.txt")) as f:
             cls.lines = [l for l in f.read().split("\n") if l.strip()][:60]

@@ -33,7 +33,16 @@ def parse_args(argv=None):
     ap = argparse.ArgumentParser(
         description="Train a sako NNUE network.",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    ap.add_argument("--data", nargs="+", required=True, help="SAKOFEAT feature files")
+    ap.add_argument("--data", nargs="+", required=True,
+                    help="SAKOFEAT feature files, or sako datagen files (SAKODATA records or "
+                         "`FEN | score | result` lines), which are turned into feature files "
+                         "with `sako nnue-features` first")
+    ap.add_argument("--sako", default=None,
+                    help="the sako binary that turns datagen files into features (default: "
+                         "$SAKO, else target/release/sako of this checkout, else sako on PATH)")
+    ap.add_argument("--feature-dir", default=None,
+                    help="where the features of datagen files are kept (default: beside each "
+                         "data file); a file's features are reused while its size is the same")
     ap.add_argument("--out", required=True, help="quantised net to write (.nnue)")
     ap.add_argument("--games", required=True,
                     help="comma-separated sako game names the net is for (normal, chancellor,chancellorx,kingsleap)")
@@ -605,7 +614,9 @@ def main():
         sys.exit(str(e))
     t_load = time.time()
     try:
-        data = nnuefmt.FeatureSet(args.data)
+        paths = nnuefmt.feature_files(args.data, args.games.split(",")[0], args.sako, args.feature_dir,
+                                      log)
+        data = nnuefmt.FeatureSet(paths)
     except (nnuefmt.FormatError, OSError) as e:
         sys.exit(f"error: {e}")
     T, N, H = args.types, args.squares, args.hidden
