@@ -13,8 +13,12 @@ use crate::rules::variant::{all_variants, variant_id};
 use board::{from_xboard_fen, highlight_fen, parse_xboard_square, setup_lines};
 
 mod board;
+mod draw;
+mod ponder;
 #[cfg(test)]
 mod tests;
+
+use draw::SearchView;
 
 /// What the engine does when a search it started finishes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,6 +29,9 @@ enum Mode {
     Thinking,
     /// Analysing (`analyze`): never moves.
     Analyzing,
+    /// Pondering (`hard`): thinking on the opponent's time about the expected reply;
+    /// never moves (see `ponder.rs`).
+    Pondering,
 }
 
 /// The time control set by `level`, `st`, `sd`.
@@ -55,6 +62,16 @@ pub struct Xboard {
     quit: bool,
     /// `ping`s received while thinking, answered after the move.
     pending_pongs: Vec<String>,
+    /// `hard` (on) / `easy` (off): ponder after the engine's own move.
+    ponder: bool,
+    /// The opponent's move the running ponder search expects.
+    ponder_guess: Option<String>,
+    /// Lines shown in analysis mode (option `MultiPV`).
+    multipv: usize,
+    /// The newest completed depth of any search, for draw offers.
+    search_view: Arc<Mutex<Option<SearchView>>>,
+    /// A `draw` offer came while thinking: answered when the move is found.
+    draw_pending: bool,
 }
 
 /// XBoard's thinking-output score: centipawns, or ±(100000 + moves) for mates.
@@ -103,6 +120,11 @@ impl Xboard {
             game_over: false,
             quit: false,
             pending_pongs: Vec::new(),
+            ponder: false,
+            ponder_guess: None,
+            multipv: 1,
+            search_view: Arc::new(Mutex::new(None)),
+            draw_pending: false,
         }
     }
 
@@ -123,6 +145,7 @@ impl Xboard {
         self.out("feature option=\"EvalFile -file \"");
         self.out("feature option=\"Use NNUE -check 1\"");
         self.out("feature option=\"Clear Hash -button\"");
+        self.out("feature option=\"MultiPV -spin 1 1 64\"");
         self.out("feature done=1");
     }
 
@@ -133,7 +156,9 @@ impl Xboard {
         match cmd {
             "" => {}
             "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
-            | "ics" | "easy" | "hard" | "bk" | "otim" | "white" | "black" | "draw" => {}
+            | "ics" | "bk" | "otim" | "white" | "black" => {}
+            "hard" | "easy" => self.set_ponder(cmd == "hard"),
+            "draw" => self.draw_offered(),
             "protover" => self.features(),
             "ping" => self.ping(rest),
             "new" => self.new_game(),
@@ -285,6 +310,7 @@ impl Xboard {
             self.s.stop_search();
             self.mode = Mode::Idle;
         }
+        self.draw_pending = false;
         self.flush_pongs();
     }
 
@@ -416,6 +442,7 @@ impl Xboard {
 
     fn usermove(&mut self, text: &str) {
         let text = text.trim();
+        self.end_ponder(text);
         let restart = self.pause_analysis();
         if self.game_over {
             self.out(&format!("Illegal move (the game is over): {text}"));
@@ -524,7 +551,7 @@ impl Xboard {
         self.mode = Mode::Thinking;
         let limits = self.limits();
         let exclude = self.exclude.clone();
-        let on_info = self.info_printer();
+        let on_info = self.printer(None, vec![self.s.game.key()]);
         self.s.start_search(limits, 1, exclude, on_info);
     }
 
@@ -538,20 +565,33 @@ impl Xboard {
             ..Limits::default()
         };
         let exclude = self.exclude.clone();
-        let on_info = self.info_printer();
-        self.s.start_search(limits, 1, exclude, on_info);
+        let on_info = self.printer(None, vec![self.s.game.key()]);
+        self.s.start_search(limits, self.multipv, exclude, on_info);
     }
 
-    fn info_printer(&self) -> Box<dyn FnMut(&SearchInfo) + Send> {
+    /// The thinking-output printer of a search whose root is the first of `keys` (the
+    /// others are positions it stands for in draw offers); with `guess` (pondering) every
+    /// PV starts with the expected opponent move.
+    fn printer(&self, guess: Option<String>, keys: Vec<u64>) -> Box<dyn FnMut(&SearchInfo) + Send> {
         let out = self.s.out.clone();
         let post = self.post || self.mode == Mode::Analyzing;
         let last = Arc::clone(&self.last_info);
+        let view = Arc::clone(&self.search_view);
         Box::new(move |info: &SearchInfo| {
-            if let Ok(mut l) = last.lock() {
-                *l = Some(info.clone());
+            let mut info = info.clone();
+            if let Some(g) = &guess {
+                info.pv.insert(0, g.clone());
+            }
+            if info.multipv <= 1 {
+                if let Ok(mut v) = view.lock() {
+                    *v = Some(SearchView::new(keys.clone(), info.depth, info.score));
+                }
             }
             if post {
-                out.line(&thinking_line(info));
+                out.line(&thinking_line(&info));
+            }
+            if let Ok(mut l) = last.lock() {
+                *l = Some(info);
             }
         })
     }
@@ -572,10 +612,14 @@ impl Xboard {
             return;
         }
         self.moves_made += 1;
+        self.answer_pending_draw(r.depth, r.score);
         self.hint = r.ponder;
         self.out(&format!("move {best}"));
-        self.claim_result();
+        let over = self.claim_result();
         self.flush_pongs();
+        if !over {
+            self.start_ponder();
+        }
     }
 
     fn stat(&self) {
@@ -695,6 +739,14 @@ impl Xboard {
                 _ => self.error("bad value for Use NNUE", rest),
             },
             "Clear Hash" => self.s.clear_hash(),
+            "MultiPV" => match value.parse::<usize>() {
+                Ok(n) if (1..=64).contains(&n) => {
+                    let restart = self.pause_analysis();
+                    self.multipv = n;
+                    self.resume_analysis(restart);
+                }
+                _ => self.error("bad value for MultiPV", rest),
+            },
             _ => self.error("unknown option", rest),
         }
     }
