@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use super::{split_command, FrontEnd, Session};
-use crate::engine::search::{Score, SearchInfo, SearchResult};
+use crate::engine::search::{SearchInfo, SearchResult};
 use crate::engine::time::Limits;
 use crate::game::GameError;
 use crate::rules::position::notation::MoveError;
@@ -17,6 +17,7 @@ mod draw;
 mod ponder;
 #[cfg(test)]
 mod tests;
+mod thinking;
 
 use draw::SearchView;
 
@@ -72,27 +73,6 @@ pub struct Xboard {
     search_view: Arc<Mutex<Option<SearchView>>>,
     /// A `draw` offer came while thinking: answered when the move is found.
     draw_pending: bool,
-}
-
-/// XBoard's thinking-output score: centipawns, or ±(100000 + moves) for mates.
-fn xboard_score(score: Score) -> i64 {
-    match score {
-        Score::Cp(c) => c as i64,
-        Score::Mate(m) if m > 0 => 100_000 + m as i64,
-        Score::Mate(m) => -100_000 + m as i64,
-    }
-}
-
-/// The `ply score time nodes pv` line.
-fn thinking_line(info: &SearchInfo) -> String {
-    format!(
-        "{} {} {} {} {}",
-        info.depth,
-        xboard_score(info.score),
-        info.time_ms / 10,
-        info.nodes,
-        info.pv.join(" ")
-    )
 }
 
 /// Parses XBoard's `level` base time: minutes, or `minutes:seconds`.
@@ -569,33 +549,6 @@ impl Xboard {
         self.s.start_search(limits, self.multipv, exclude, on_info);
     }
 
-    /// The thinking-output printer of a search whose root is the first of `keys` (the
-    /// others are positions it stands for in draw offers); with `guess` (pondering) every
-    /// PV starts with the expected opponent move.
-    fn printer(&self, guess: Option<String>, keys: Vec<u64>) -> Box<dyn FnMut(&SearchInfo) + Send> {
-        let out = self.s.out.clone();
-        let post = self.post || self.mode == Mode::Analyzing;
-        let last = Arc::clone(&self.last_info);
-        let view = Arc::clone(&self.search_view);
-        Box::new(move |info: &SearchInfo| {
-            let mut info = info.clone();
-            if let Some(g) = &guess {
-                info.pv.insert(0, g.clone());
-            }
-            if info.multipv <= 1 {
-                if let Ok(mut v) = view.lock() {
-                    *v = Some(SearchView::new(keys.clone(), info.depth, info.score));
-                }
-            }
-            if post {
-                out.line(&thinking_line(&info));
-            }
-            if let Ok(mut l) = last.lock() {
-                *l = Some(info);
-            }
-        })
-    }
-
     fn move_found(&mut self, r: SearchResult) {
         if self.mode != Mode::Thinking {
             return;
@@ -619,26 +572,6 @@ impl Xboard {
         self.flush_pongs();
         if !over {
             self.start_ponder();
-        }
-    }
-
-    fn stat(&self) {
-        if self.mode != Mode::Analyzing {
-            return;
-        }
-        if let Ok(l) = self.last_info.lock() {
-            if let Some(info) = l.as_ref() {
-                let total = self.s.game.clone().legal_moves().len();
-                self.out(&format!(
-                    "stat01: {} {} {} {} {} {}",
-                    info.time_ms / 10,
-                    info.nodes,
-                    info.depth,
-                    0,
-                    total,
-                    info.pv.first().cloned().unwrap_or_default()
-                ));
-            }
         }
     }
 
