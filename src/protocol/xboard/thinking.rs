@@ -51,11 +51,13 @@ impl Xboard {
                     *v = Some(SearchView::new(keys.clone(), info.depth, info.score));
                 }
             }
-            if post {
-                out.line(&thinking_line(&info));
-            }
+            // Recorded before it is printed: a `.` sent on seeing the line finds it.
+            let line = thinking_line(&info);
             if let Ok(mut l) = last.lock() {
                 *l = Some(info);
+            }
+            if post {
+                out.line(&line);
             }
         })
     }
