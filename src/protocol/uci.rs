@@ -1,6 +1,8 @@
 //! The UCI front end (with Fairy-Stockfish's `UCI_Variant` convention for variants).
 
 use super::{split_command, FrontEnd, Session};
+
+mod debug;
 use crate::engine::search::{SearchInfo, SearchResult};
 use crate::engine::time::Limits;
 use crate::rules::position::Color;
@@ -22,6 +24,13 @@ pub struct Uci {
     /// A held search's result, if it ended before `stop`.
     held: Option<SearchResult>,
     quit: bool,
+    /// `UCI_ShowWDL`: the interface wants win/draw/loss numbers in `info` lines.
+    pub show_wdl: bool,
+    /// `UCI_AnalyseMode`: the interface analyses rather than plays a game.
+    pub analyse_mode: bool,
+    /// `debug on`: extra `info string debug: ...` lines (options set, the time a `go`
+    /// gets, each search's end statistics).
+    debug: bool,
 }
 
 impl Uci {
@@ -35,6 +44,9 @@ impl Uci {
             hold: false,
             held: None,
             quit: false,
+            show_wdl: false,
+            analyse_mode: false,
+            debug: false,
         }
     }
 
@@ -55,6 +67,7 @@ impl Uci {
     }
 
     fn bestmove(&self, r: &SearchResult) {
+        self.debug_search_end(r);
         match (&r.best, &r.ponder) {
             (Some(b), Some(p)) => self.s.out.line(&format!("bestmove {b} ponder {p}")),
             (Some(b), None) => self.s.out.line(&format!("bestmove {b}")),
@@ -95,6 +108,7 @@ impl Uci {
                 }
             }
             "ponderhit" => self.ponderhit(),
+            "debug" => self.set_debug(rest),
             "quit" => self.quit = true,
             "d" => {
                 let fen = self.s.game.fen();
@@ -132,6 +146,8 @@ impl Uci {
         o.line("option name EvalFile type string default <empty>");
         o.line("option name Use NNUE type check default true");
         o.line("option name Clear Hash type button");
+        o.line("option name UCI_AnalyseMode type check default false");
+        o.line("option name UCI_ShowWDL type check default false");
         for line in crate::engine::search::params::uci_options() {
             o.line(&line);
         }
@@ -191,7 +207,23 @@ impl Uci {
                 Some(n) => self.overhead_ms = n.min(5000),
                 None => self.info(&format!("Error (bad value for Move Overhead): {value}")),
             },
-            "ponder" | "uci_chess960" | "uci_analysemode" | "uci_showwdl" => {}
+            "ponder" => {}
+            "uci_chess960" => {
+                if value != "false" {
+                    self.info(&format!(
+                        "Error (unsupported option): UCI_Chess960 value {value} \
+                         (sako has no Chess960 castling)"
+                    ));
+                }
+            }
+            "uci_analysemode" => match check_value(value) {
+                Some(on) => self.analyse_mode = on,
+                None => self.info(&format!("Error (bad value for UCI_AnalyseMode): {value}")),
+            },
+            "uci_showwdl" => match check_value(value) {
+                Some(on) => self.show_wdl = on,
+                None => self.info(&format!("Error (bad value for UCI_ShowWDL): {value}")),
+            },
             "clear hash" => self.s.clear_hash(),
             "evaltables" => {
                 let dir = if value.is_empty() || value == "<empty>" {
@@ -224,6 +256,7 @@ impl Uci {
                 None => self.info(&format!("Error (unknown option): {name}")),
             },
         }
+        self.debug_option(name, value);
     }
 
     fn position(&mut self, rest: &str) {
@@ -289,6 +322,7 @@ impl Uci {
     }
 
     fn start(&mut self, limits: Limits, exclude: Vec<String>) {
+        self.debug_time(&limits);
         let out = self.s.out.clone();
         let on_info = Box::new(move |info: &SearchInfo| out.line(&info.line()));
         self.s.start_search(limits, self.multipv, exclude, on_info);
@@ -314,6 +348,15 @@ impl Uci {
         }
         self.s.out.line("");
         self.s.out.line(&format!("Nodes searched: {total}"));
+    }
+}
+
+/// A `check` option's value: `true` or `false`.
+fn check_value(value: &str) -> Option<bool> {
+    match value {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
     }
 }
 

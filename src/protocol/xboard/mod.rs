@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use super::{split_command, FrontEnd, Session};
-use crate::engine::search::{Score, SearchInfo, SearchResult};
+use crate::engine::search::{SearchInfo, SearchResult};
 use crate::engine::time::Limits;
 use crate::game::GameError;
 use crate::rules::position::notation::MoveError;
@@ -13,8 +13,13 @@ use crate::rules::variant::{all_variants, variant_id};
 use board::{from_xboard_fen, highlight_fen, parse_xboard_square, setup_lines};
 
 mod board;
+mod draw;
+mod ponder;
 #[cfg(test)]
 mod tests;
+mod thinking;
+
+use draw::SearchView;
 
 /// What the engine does when a search it started finishes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,6 +30,9 @@ enum Mode {
     Thinking,
     /// Analysing (`analyze`): never moves.
     Analyzing,
+    /// Pondering (`hard`): thinking on the opponent's time about the expected reply;
+    /// never moves (see `ponder.rs`).
+    Pondering,
 }
 
 /// The time control set by `level`, `st`, `sd`.
@@ -55,27 +63,16 @@ pub struct Xboard {
     quit: bool,
     /// `ping`s received while thinking, answered after the move.
     pending_pongs: Vec<String>,
-}
-
-/// XBoard's thinking-output score: centipawns, or ±(100000 + moves) for mates.
-fn xboard_score(score: Score) -> i64 {
-    match score {
-        Score::Cp(c) => c as i64,
-        Score::Mate(m) if m > 0 => 100_000 + m as i64,
-        Score::Mate(m) => -100_000 + m as i64,
-    }
-}
-
-/// The `ply score time nodes pv` line.
-fn thinking_line(info: &SearchInfo) -> String {
-    format!(
-        "{} {} {} {} {}",
-        info.depth,
-        xboard_score(info.score),
-        info.time_ms / 10,
-        info.nodes,
-        info.pv.join(" ")
-    )
+    /// `hard` (on) / `easy` (off): ponder after the engine's own move.
+    ponder: bool,
+    /// The opponent's move the running ponder search expects.
+    ponder_guess: Option<String>,
+    /// Lines shown in analysis mode (option `MultiPV`).
+    multipv: usize,
+    /// The newest completed depth of any search, for draw offers.
+    search_view: Arc<Mutex<Option<SearchView>>>,
+    /// A `draw` offer came while thinking: answered when the move is found.
+    draw_pending: bool,
 }
 
 /// Parses XBoard's `level` base time: minutes, or `minutes:seconds`.
@@ -103,6 +100,11 @@ impl Xboard {
             game_over: false,
             quit: false,
             pending_pongs: Vec::new(),
+            ponder: false,
+            ponder_guess: None,
+            multipv: 1,
+            search_view: Arc::new(Mutex::new(None)),
+            draw_pending: false,
         }
     }
 
@@ -123,6 +125,7 @@ impl Xboard {
         self.out("feature option=\"EvalFile -file \"");
         self.out("feature option=\"Use NNUE -check 1\"");
         self.out("feature option=\"Clear Hash -button\"");
+        self.out("feature option=\"MultiPV -spin 1 1 64\"");
         self.out("feature done=1");
     }
 
@@ -133,7 +136,9 @@ impl Xboard {
         match cmd {
             "" => {}
             "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
-            | "ics" | "easy" | "hard" | "bk" | "otim" | "white" | "black" | "draw" => {}
+            | "ics" | "bk" | "otim" | "white" | "black" => {}
+            "hard" | "easy" => self.set_ponder(cmd == "hard"),
+            "draw" => self.draw_offered(),
             "protover" => self.features(),
             "ping" => self.ping(rest),
             "new" => self.new_game(),
@@ -285,6 +290,7 @@ impl Xboard {
             self.s.stop_search();
             self.mode = Mode::Idle;
         }
+        self.draw_pending = false;
         self.flush_pongs();
     }
 
@@ -416,6 +422,7 @@ impl Xboard {
 
     fn usermove(&mut self, text: &str) {
         let text = text.trim();
+        self.end_ponder(text);
         let restart = self.pause_analysis();
         if self.game_over {
             self.out(&format!("Illegal move (the game is over): {text}"));
@@ -524,7 +531,7 @@ impl Xboard {
         self.mode = Mode::Thinking;
         let limits = self.limits();
         let exclude = self.exclude.clone();
-        let on_info = self.info_printer();
+        let on_info = self.printer(None, vec![self.s.game.key()]);
         self.s.start_search(limits, 1, exclude, on_info);
     }
 
@@ -538,22 +545,8 @@ impl Xboard {
             ..Limits::default()
         };
         let exclude = self.exclude.clone();
-        let on_info = self.info_printer();
-        self.s.start_search(limits, 1, exclude, on_info);
-    }
-
-    fn info_printer(&self) -> Box<dyn FnMut(&SearchInfo) + Send> {
-        let out = self.s.out.clone();
-        let post = self.post || self.mode == Mode::Analyzing;
-        let last = Arc::clone(&self.last_info);
-        Box::new(move |info: &SearchInfo| {
-            if let Ok(mut l) = last.lock() {
-                *l = Some(info.clone());
-            }
-            if post {
-                out.line(&thinking_line(info));
-            }
-        })
+        let on_info = self.printer(None, vec![self.s.game.key()]);
+        self.s.start_search(limits, self.multipv, exclude, on_info);
     }
 
     fn move_found(&mut self, r: SearchResult) {
@@ -572,29 +565,13 @@ impl Xboard {
             return;
         }
         self.moves_made += 1;
+        self.answer_pending_draw(r.depth, r.score);
         self.hint = r.ponder;
         self.out(&format!("move {best}"));
-        self.claim_result();
+        let over = self.claim_result();
         self.flush_pongs();
-    }
-
-    fn stat(&self) {
-        if self.mode != Mode::Analyzing {
-            return;
-        }
-        if let Ok(l) = self.last_info.lock() {
-            if let Some(info) = l.as_ref() {
-                let total = self.s.game.clone().legal_moves().len();
-                self.out(&format!(
-                    "stat01: {} {} {} {} {} {}",
-                    info.time_ms / 10,
-                    info.nodes,
-                    info.depth,
-                    0,
-                    total,
-                    info.pv.first().cloned().unwrap_or_default()
-                ));
-            }
+        if !over {
+            self.start_ponder();
         }
     }
 
@@ -695,6 +672,14 @@ impl Xboard {
                 _ => self.error("bad value for Use NNUE", rest),
             },
             "Clear Hash" => self.s.clear_hash(),
+            "MultiPV" => match value.parse::<usize>() {
+                Ok(n) if (1..=64).contains(&n) => {
+                    let restart = self.pause_analysis();
+                    self.multipv = n;
+                    self.resume_analysis(restart);
+                }
+                _ => self.error("bad value for MultiPV", rest),
+            },
             _ => self.error("unknown option", rest),
         }
     }
