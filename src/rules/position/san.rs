@@ -399,3 +399,105 @@ fn origin(text: &str, files: usize, ranks: usize) -> Option<(Option<usize>, Opti
     }
     Some((file, Some(rank - 1)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::variant::variant_id;
+
+    fn position(variant: &str, fen: &str) -> Position<u64> {
+        let id = variant_id(variant).expect("variant");
+        Position::<u64>::from_fen(u64::rules(id), fen).expect("FEN")
+    }
+
+    #[test]
+    fn castling_words() {
+        assert_eq!(castle_spec("O-O"), Some(false));
+        assert_eq!(castle_spec("0-0-0"), Some(true));
+        assert_eq!(castle_spec("o-o"), Some(false));
+        assert_eq!(castle_spec("O-O-O-O"), None);
+        assert_eq!(castle_spec("OO"), None);
+    }
+
+    #[test]
+    fn origins() {
+        assert_eq!(origin("", 8, 8), Some((None, None)));
+        assert_eq!(origin("g", 8, 8), Some((Some(6), None)));
+        assert_eq!(origin("1", 8, 8), Some((None, Some(0))));
+        assert_eq!(origin("g1", 8, 8), Some((Some(6), Some(0))));
+        assert_eq!(origin("j", 8, 8), None);
+        assert_eq!(origin("j", 10, 8), Some((Some(9), None)));
+        assert_eq!(origin("9", 8, 8), None);
+        assert_eq!(origin("0", 8, 8), None);
+        assert_eq!(origin("1g", 8, 8), None);
+    }
+
+    #[test]
+    fn shapes() {
+        let p = position("normal", "4k3/1P6/8/8/8/8/8/4K1N1 w - - 0 1");
+        let spec = |t: &str| p.san_spec(t);
+        let n = p.rules.type_of_letter('N');
+        let q = p.rules.type_of_letter('Q');
+        let sq = |s: &str| p.rules.geo.parse_square(s).expect("square");
+        assert_eq!(
+            spec("Ng1xf3+"),
+            Some(SanSpec::Move {
+                piece: n,
+                file: Some(6),
+                rank: Some(0),
+                to: sq("f3"),
+                suffix: None
+            })
+        );
+        assert_eq!(
+            spec("bxa8=Q#"),
+            Some(SanSpec::Move {
+                piece: None,
+                file: Some(1),
+                rank: None,
+                to: sq("a8"),
+                suffix: q
+            })
+        );
+        assert_eq!(spec("b8q"), spec("b8=Q"));
+        assert_eq!(spec("Pb8=Q"), spec("b8=Q"));
+        assert_eq!(
+            spec("n@f3"),
+            Some(SanSpec::Drop {
+                piece: n.expect("knight"),
+                to: sq("f3")
+            })
+        );
+        for bad in [
+            "",
+            "N",
+            "Zf3",
+            "Nf9",
+            "b8=Z",
+            "Ni3",
+            "NN@f3",
+            "@f3",
+            "e4e4e4e4e4e4e4e4e4",
+        ] {
+            assert_eq!(spec(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn short_castling_has_the_nearer_partner() {
+        let p = position(
+            "chancellorx",
+            "q2k3c/pppppppp/8/8/8/8/PPPPPPPP/C3K2Q b KQkq - 0 1",
+        );
+        let geo = p.rules.geo;
+        for (i, c) in p.rules.castling.iter().enumerate() {
+            let towards_a = geo.file(c.king_to) < geo.file(c.king_from);
+            // White castles long to the a-side; crosswise Black castles short there.
+            let long = p.castle_is_long(i);
+            assert_eq!(
+                long,
+                towards_a == (c.color == crate::rules::color::Color::White)
+            );
+        }
+    }
+}
