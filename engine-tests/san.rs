@@ -275,3 +275,26 @@ fn san_line_leaves_the_game_alone() {
     assert!(g.san_line(&bad).is_err());
     assert_eq!(g.fen(), Game::new("normal", None).expect("start").fen());
 }
+
+#[test]
+fn openings_read_san_pgns() {
+    let dir = common::fresh_temp_dir("san-openings");
+    let book = dir.join("book.pgn");
+    std::fs::write(
+        &book,
+        "[Variant \"shatarhia\"]\n\n1. Kd2/H Nc6 2. Nf3 Kd7 *\n\n\
+         [Variant \"shatarhia\"]\n\n1. e3 Nc6! 2. Kd2 *\n",
+    )
+    .expect("write book");
+    let openings =
+        sako::matches::openings::load_path(&book, "shatarhia").expect("the SAN book loads");
+    let moves: Vec<Vec<String>> = openings.into_iter().map(|o| o.moves).collect();
+    assert_eq!(
+        moves,
+        [
+            vec!["e1d2h", "b8c6", "g1f3", "e8d7h"],
+            vec!["e2e3", "b8c6", "e1d2h"]
+        ]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
