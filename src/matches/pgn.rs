@@ -426,13 +426,14 @@ mod tests {
         let rec = record(
             "normal",
             None,
-            ["e2e4", "e2e4", "g1f3"]
+            ["e2e4", "e2e4", "e7e5"]
                 .iter()
                 .map(|t| mv(t, None))
                 .collect(),
         );
         let text = write_game(&rec, &meta(), true);
-        assert!(text.contains("1. e4 e2e4 2. g1f3 {"), "{text}");
+        // From the bad move on, nothing is replayed (e7e5 would read as SAN `e5`).
+        assert!(text.contains("1. e4 e2e4 2. e7e5 {"), "{text}");
     }
 
     #[test]
