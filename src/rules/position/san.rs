@@ -425,6 +425,7 @@ mod tests {
         assert_eq!(origin("g", 8, 8), Some((Some(6), None)));
         assert_eq!(origin("1", 8, 8), Some((None, Some(0))));
         assert_eq!(origin("g1", 8, 8), Some((Some(6), Some(0))));
+        assert_eq!(origin("i", 8, 8), None);
         assert_eq!(origin("j", 8, 8), None);
         assert_eq!(origin("j", 10, 8), Some((Some(9), None)));
         assert_eq!(origin("9", 8, 8), None);
