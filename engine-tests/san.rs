@@ -99,12 +99,12 @@ fn chess_san_equals_shakmaty() {
             }
             for m in &legal {
                 let uci = m.to_uci(CastlingMode::Standard).to_string();
-                let want = SanPlus::from_move(theirs.clone(), m.clone()).to_string();
+                let want = SanPlus::from_move(theirs.clone(), *m).to_string();
                 assert_eq!(ours.san(&uci).expect("legal"), want, "at {}", ours.fen());
                 assert_eq!(ours.coordinates(&want).expect("reads"), uci);
             }
             positions += 1;
-            let m = legal[rng.below(legal.len())].clone();
+            let m = legal[rng.below(legal.len())];
             ours.play(&m.to_uci(CastlingMode::Standard).to_string())
                 .expect("legal");
             theirs.play_unchecked(m);
