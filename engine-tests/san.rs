@@ -224,6 +224,11 @@ fn mate_sign_follows_the_variant_end_rule() {
     let fen = Some("7k/5K2/8/6P1/8/8/8/8 w - - 0 1");
     assert_eq!(san_at("historia", fen, "g5g6"), "g6#");
     assert_eq!(san_at("normal", fen, "g5g6"), "g6");
+    // shatar-hia.md: a mate by knights alone loses for the side that gives it: a check,
+    // no mate sign; in chess the same move mates.
+    let smothered = Some("6rk/6pp/8/4N3/8/8/8/K7 w - - 0 1");
+    assert_eq!(san_at("shatar", smothered, "e5f7"), "Nf7+");
+    assert_eq!(san_at("normal", smothered, "e5f7"), "Nf7#");
 }
 
 #[test]
