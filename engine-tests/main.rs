@@ -19,6 +19,7 @@ mod python_clients;
 mod reference_compare;
 mod reference_selfcheck;
 mod rules_cases;
+mod san;
 mod search_multipv;
 mod search_selfplay;
 mod search_tactics;

@@ -1,7 +1,7 @@
 //! Real clients: python-chess (`pip install chess`) drives sako as a UCI engine
 //! (`SimpleEngine.popen_uci`) and as an XBoard engine (`popen_xboard`) through full games
 //! of standard chess, checking every move on its own board, the clocks and the results,
-//! and analyses with MultiPV. The scripts live in `engine-tests/python/`; each gets the
+//! analyses with MultiPV, and reads back a `sako match` PGN written in SAN. The scripts live in `engine-tests/python/`; each gets the
 //! binary's path as its first argument and exits 0 on success.
 //!
 //! When `python3 -c "import chess"` fails, the tests fail if `CI` is set (CI installs
@@ -127,4 +127,24 @@ fn python_chess_analyses_with_multipv() {
     }
     let out = run_script("analyse.py", &[]);
     assert!(out.contains("analysis: ok"), "{out}");
+}
+
+#[test]
+fn python_chess_reads_a_san_match_pgn() {
+    if !python_chess_available("python_chess_reads_a_san_match_pgn") {
+        return;
+    }
+    let dir = common::fresh_temp_dir("python-match-pgn");
+    let pgn = dir.join("games.pgn");
+    let sako = common::sako_bin();
+    let sako = sako.display();
+    common::run_match(&common::words(&format!(
+        "-engine cmd={sako} arg=uci proto=uci -engine cmd={sako} arg=uci proto=uci \
+         -each nodes=300 -variant normal -games 2 -pgnout {}",
+        pgn.display()
+    )));
+    let out = run_script("read_match_pgn.py", &[&pgn.display().to_string()]);
+    assert!(out.contains("pgn: all games read"), "{out}");
+    assert_eq!(out.matches(" plies, ").count(), 2, "two games: {out}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -60,6 +60,8 @@ trait GameOps: Send {
     fn fen(&self) -> String;
     fn legal_moves(&mut self) -> Vec<String>;
     fn play(&mut self, text: &str) -> Result<(), GameError>;
+    fn san(&mut self, text: &str) -> Result<String, GameError>;
+    fn coordinates(&mut self, text: &str) -> Result<String, GameError>;
     fn undo(&mut self) -> bool;
     fn outcome(&mut self) -> Option<Outcome>;
     fn perft(&mut self, depth: u32, threads: usize) -> u64;
@@ -118,6 +120,14 @@ impl<B: BoardWidth> GameOps for Tracked<B> {
         self.pos.make(m);
         self.played.push(m);
         Ok(())
+    }
+    fn san(&mut self, text: &str) -> Result<String, GameError> {
+        let m = self.pos.parse_move(text).map_err(GameError::IllegalMove)?;
+        Ok(self.pos.san(m))
+    }
+    fn coordinates(&mut self, text: &str) -> Result<String, GameError> {
+        let m = self.pos.parse_move(text).map_err(GameError::IllegalMove)?;
+        Ok(self.pos.move_text(m))
     }
     fn undo(&mut self) -> bool {
         match self.played.pop() {
@@ -261,9 +271,39 @@ impl Game {
     pub fn legal_moves(&mut self) -> Vec<String> {
         self.inner.legal_moves()
     }
-    /// Plays a move given in coordinate notation; an error leaves the game unchanged.
+    /// Plays a move given in coordinate notation or SAN; an error leaves the game
+    /// unchanged.
     pub fn play(&mut self, text: &str) -> Result<(), GameError> {
         self.inner.play(text)
+    }
+    /// The SAN (with `+`/`#`) of the legal move `coordinate_or_san` in the current
+    /// position; the game is unchanged.
+    pub fn san(&mut self, coordinate_or_san: &str) -> Result<String, GameError> {
+        self.inner.san(coordinate_or_san)
+    }
+    /// The coordinate text (as [`Game::legal_moves`] writes it) of the legal move
+    /// `coordinate_or_san` in the current position; the game is unchanged.
+    pub fn coordinates(&mut self, coordinate_or_san: &str) -> Result<String, GameError> {
+        self.inner.coordinates(coordinate_or_san)
+    }
+    /// The SAN of each move of a line played from the current position (coordinates
+    /// or SAN); the game is unchanged, and the first bad move is the error.
+    pub fn san_line(&mut self, moves: &[String]) -> Result<Vec<String>, GameError> {
+        let mut out = Vec::with_capacity(moves.len());
+        let mut result = Ok(());
+        for m in moves {
+            match self.san(m).and_then(|s| self.play(m).map(|()| s)) {
+                Ok(s) => out.push(s),
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        for _ in 0..out.len() {
+            self.undo();
+        }
+        result.map(|()| out)
     }
     /// Plays several space-separated moves; stops at the first bad one, naming it.
     pub fn play_all(&mut self, moves: &str) -> Result<(), GameError> {

@@ -453,7 +453,7 @@ impl<'a> Tally<'a> {
     /// file.
     fn write_records(&mut self, rec: &GameRecord) {
         if let (Some(file), Some(p)) = (self.pgn_file.as_mut(), self.cfg.pgnout.as_ref()) {
-            let text = pgn::write_game(rec, &self.meta, p.min);
+            let text = pgn::write_game_as(rec, &self.meta, p.min, self.cfg.pgn_moves);
             if let Err(e) = file.write_all(text.as_bytes()) {
                 self.say(&format!("Warning: cannot write the PGN: {e}"));
             }

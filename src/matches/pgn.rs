@@ -1,7 +1,8 @@
-//! PGN for match games: the writer (tags, coordinate moves with `{+0.23/12 0.81s}`
-//! comments, the result reason) and a small reader, used for PGN openings and by the
-//! tests to replay what was written.
+//! PGN for match games: the writer (tags, SAN or coordinate moves with
+//! `{+0.23/12 0.81s}` comments, the result reason) and a small reader, used for PGN
+//! openings and by the tests to replay what was written.
 
+use super::args::PgnMoves;
 use super::referee::{comment_safe, GameRecord};
 use crate::rules::variant::{all_variants, variant_id};
 use crate::Game;
@@ -44,9 +45,14 @@ pub fn is_standard_start(variant: &str, fen: &str) -> bool {
     a.fen() == b.fen()
 }
 
-/// The game as PGN text (ending with a blank line). `min`: the seven tags, the
-/// variant tags and the moves without comments.
+/// The game as PGN text with SAN moves (see [`write_game_as`]).
 pub fn write_game(rec: &GameRecord, meta: &PgnMeta, min: bool) -> String {
+    write_game_as(rec, meta, min, PgnMoves::San)
+}
+
+/// The game as PGN text (ending with a blank line), its moves in `notation`. `min`:
+/// the seven tags, the variant tags and the moves without comments.
+pub fn write_game_as(rec: &GameRecord, meta: &PgnMeta, min: bool, notation: PgnMoves) -> String {
     let mut out = String::new();
     tag(&mut out, "Event", &meta.event);
     tag(&mut out, "Site", &meta.site);
@@ -83,14 +89,36 @@ pub fn write_game(rec: &GameRecord, meta: &PgnMeta, min: bool) -> String {
         );
     }
     out.push('\n');
-    wrap(&movetext(rec, &start_fen, min), &mut out);
+    let moves = match notation {
+        PgnMoves::San => san_moves(rec, &start_fen),
+        PgnMoves::Coord => rec.moves.iter().map(|m| m.text.clone()).collect(),
+    };
+    wrap(&movetext(rec, &moves, &start_fen, min), &mut out);
     out.push_str("\n\n");
     out
 }
 
-/// The movetext's words: move numbers (following the start FEN), moves, their
-/// comments unless `min`, the reason and the result.
-fn movetext(rec: &GameRecord, start_fen: &str, min: bool) -> Vec<String> {
+/// The record's moves in SAN, replayed from `start_fen`; from a move that does not
+/// replay on (which a referee's record should not hold) the coordinate text is kept.
+fn san_moves(rec: &GameRecord, start_fen: &str) -> Vec<String> {
+    let mut game = Game::new(&rec.variant, Some(start_fen)).ok();
+    rec.moves
+        .iter()
+        .map(|m| {
+            let san = game
+                .as_mut()
+                .and_then(|g| g.san(&m.text).ok().filter(|_| g.play(&m.text).is_ok()));
+            if san.is_none() {
+                game = None;
+            }
+            san.unwrap_or_else(|| m.text.clone())
+        })
+        .collect()
+}
+
+/// The movetext's words: move numbers (following the start FEN), `moves`, the
+/// record's comments unless `min`, the reason and the result.
+fn movetext(rec: &GameRecord, moves: &[String], start_fen: &str, min: bool) -> Vec<String> {
     let fields: Vec<&str> = start_fen.split_whitespace().collect();
     let mut black = fields.get(1) == Some(&"b");
     let mut number: u32 = fields
@@ -99,13 +127,13 @@ fn movetext(rec: &GameRecord, start_fen: &str, min: bool) -> Vec<String> {
         .unwrap_or(1)
         .max(1);
     let mut tokens: Vec<String> = Vec::new();
-    for (i, m) in rec.moves.iter().enumerate() {
+    for (i, (m, text)) in rec.moves.iter().zip(moves).enumerate() {
         if !black {
             tokens.push(format!("{number}."));
         } else if i == 0 {
             tokens.push(format!("{number}..."));
         }
-        tokens.push(m.text.clone());
+        tokens.push(text.clone());
         if !min {
             if let Some(c) = m.comment() {
                 tokens.push(format!("{{{}}}", comment_safe(&c)));
@@ -332,28 +360,24 @@ mod tests {
         assert_eq!(pgn_date(1_700_000_000), "2023.11.14");
     }
 
-    #[test]
-    fn write_and_read_back() {
-        let mv = |t: &str, c: Option<i32>| PlayedMove {
+    fn mv(t: &str, c: Option<i32>) -> PlayedMove {
+        PlayedMove {
             text: t.into(),
             score: c.map(EngineScore::Cp),
             depth: c.map(|_| 5),
             time_ms: c.map(|_| 120),
-        };
-        let rec = GameRecord {
+        }
+    }
+
+    fn record(variant: &str, start_fen: Option<&str>, moves: Vec<PlayedMove>) -> GameRecord {
+        GameRecord {
             index: 0,
             round: 1,
             white_slot: 0,
             names: ["A".into(), "B".into()],
-            variant: "historia".into(),
-            start_fen: Some(
-                "8/4pppp/pppp4/8/8/4PPPP/PPPP4/8[KQRRBBNNEEkqrrbbnnee] b - - 0 1".into(),
-            ),
-            moves: vec![
-                mv("K@e8", Some(10)),
-                mv("K@e1", Some(-20)),
-                mv("Q@d8", None),
-            ],
+            variant: variant.into(),
+            start_fen: start_fen.map(str::to_string),
+            moves,
             result: GameResult::WhiteWins,
             reason: "Black's engine exited (crash)".into(),
             termination: Termination::Abandoned,
@@ -362,7 +386,67 @@ mod tests {
             time_control: "5+0.05".into(),
             duration: std::time::Duration::from_secs(3),
             started_unix: 0,
-        };
+        }
+    }
+
+    fn meta() -> PgnMeta {
+        PgnMeta {
+            event: "t".into(),
+            site: "?".into(),
+        }
+    }
+
+    #[test]
+    fn san_or_coordinates() {
+        let line = [
+            "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "e1g1", "g8f6",
+        ];
+        let rec = record("normal", None, line.iter().map(|t| mv(t, None)).collect());
+        let san = write_game(&rec, &meta(), true);
+        assert!(
+            san.contains("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. O-O Nf6 {"),
+            "{san}"
+        );
+        let coord = write_game_as(&rec, &meta(), true, PgnMoves::Coord);
+        assert!(coord.contains("1. e2e4 e7e5 2. g1f3 b8c6"), "{coord}");
+        // Both read back as the same game.
+        let (a, b) = (
+            &parse_pgn(&san).expect("san")[0],
+            &parse_pgn(&coord).expect("coord")[0],
+        );
+        let mut g = Game::new("normal", None).expect("start");
+        for (s, c) in a.moves.iter().zip(&b.moves) {
+            assert_eq!(g.coordinates(s).expect("SAN reads"), *c);
+            g.play(s).expect("legal");
+        }
+    }
+
+    #[test]
+    fn a_move_that_does_not_replay_keeps_its_coordinates() {
+        let rec = record(
+            "normal",
+            None,
+            ["e2e4", "e2e4", "e7e5"]
+                .iter()
+                .map(|t| mv(t, None))
+                .collect(),
+        );
+        let text = write_game(&rec, &meta(), true);
+        // From the bad move on, nothing is replayed (e7e5 would read as SAN `e5`).
+        assert!(text.contains("1. e4 e2e4 2. e7e5 {"), "{text}");
+    }
+
+    #[test]
+    fn write_and_read_back() {
+        let rec = record(
+            "historia",
+            Some("8/4pppp/pppp4/8/8/4PPPP/PPPP4/8[KQRRBBNNEEkqrrbbnnee] b - - 0 1"),
+            vec![
+                mv("K@e8", Some(10)),
+                mv("K@e1", Some(-20)),
+                mv("Q@d8", None),
+            ],
+        );
         let text = write_game(
             &rec,
             &PgnMeta {

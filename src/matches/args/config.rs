@@ -277,6 +277,16 @@ pub struct PgnOut {
     pub finished_only: bool,
 }
 
+/// How `-pgnout` writes the moves (`-pgnmoves san|coord`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PgnMoves {
+    /// Standard algebraic notation (`Nf3`, `O-O`, `K@e1`), the default.
+    #[default]
+    San,
+    /// The engines' coordinate notation (`g1f3`), the format before SAN.
+    Coord,
+}
+
 /// Everything a match needs.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
@@ -298,6 +308,8 @@ pub struct MatchConfig {
     pub openings: Option<OpeningsConfig>,
     /// PGN output.
     pub pgnout: Option<PgnOut>,
+    /// The notation of the PGN's moves.
+    pub pgn_moves: PgnMoves,
     /// Final positions as FEN, one per game.
     pub epdout: Option<PathBuf>,
     /// Draw adjudication.

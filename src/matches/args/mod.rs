@@ -52,6 +52,7 @@ Options:
   -openings file=FILE [format=epd|pgn] [order=random|sequential] [plies=N] [start=N]
                        (format: pgn, or epd for a FILE ending in .epd)
   -pgnout FILE [min] [fi]   append every game to FILE
+  -pgnmoves san|coord  the PGN's moves in SAN (default) or coordinates (g1f3)
   -epdout FILE         append every final position to FILE
   -draw movenumber=N movecount=C score=S   draw when both scores stay within S cp
                        for C moves each, after move N
@@ -384,6 +385,7 @@ fn default_config() -> MatchConfig {
         concurrency: 1,
         openings: None,
         pgnout: None,
+        pgn_moves: PgnMoves::San,
         epdout: None,
         draw: None,
         resign: None,
@@ -472,6 +474,7 @@ fn apply_match_option(
         "concurrency" => cfg.concurrency = parse_num(&opt, one()?)?,
         "openings" => cfg.openings = Some(parse_openings(&opt, values)?),
         "pgnout" => cfg.pgnout = Some(parse_pgnout(values)?),
+        "pgnmoves" => cfg.pgn_moves = parse_pgn_moves(one()?)?,
         "epdout" => cfg.epdout = Some(PathBuf::from(one()?)),
         "draw" => cfg.draw = Some(parse_draw(&opt, values)?),
         "resign" => cfg.resign = Some(parse_resign(&opt, values)?),
@@ -581,6 +584,19 @@ fn parse_pgnout(values: &[String]) -> Result<PgnOut, ArgsError> {
         }
     }
     Ok(p)
+}
+
+/// `-pgnmoves san|coord`.
+fn parse_pgn_moves(v: &str) -> Result<PgnMoves, ArgsError> {
+    match v {
+        "san" => Ok(PgnMoves::San),
+        "coord" => Ok(PgnMoves::Coord),
+        _ => Err(ArgsError::BadChoice {
+            what: "-pgnmoves: unknown notation",
+            text: v.to_string(),
+            choices: "san, coord",
+        }),
+    }
 }
 
 /// `-draw movenumber=N movecount=C score=S` (`score=` required).

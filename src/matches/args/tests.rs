@@ -93,3 +93,18 @@ fn quoted_commands() {
         vec!["python3", "my engine.py", "-x"]
     );
 }
+
+#[test]
+fn pgn_moves_flag() {
+    let base = "-engine cmd=a st=1 -engine cmd=b st=1 -pgnout x.pgn";
+    let notation = |extra: &str| match parse(&words(&format!("{base} {extra}"))) {
+        Ok(Parsed::Run(c)) => Ok(c.pgn_moves),
+        Ok(Parsed::Help) => panic!("help"),
+        Err(e) => Err(e.to_string()),
+    };
+    assert_eq!(notation(""), Ok(PgnMoves::San));
+    assert_eq!(notation("-pgnmoves san"), Ok(PgnMoves::San));
+    assert_eq!(notation("-pgnmoves coord"), Ok(PgnMoves::Coord));
+    let err = notation("-pgnmoves lan").expect_err("unknown notation");
+    assert!(err.contains("lan") && err.contains("san, coord"), "{err}");
+}

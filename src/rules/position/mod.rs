@@ -11,7 +11,8 @@
 //! - `weights` — [`SquareWeights`], a per-piece-square sum kept up to date;
 //! - `accumulator` — [`InputColumns`], a network's first layer kept up to date;
 //! - [`outcome`] — game end;
-//! - [`notation`] — move text, and [`notation::MoveError`].
+//! - [`notation`] — move text, and [`notation::MoveError`];
+//! - `san` — standard algebraic notation, written and read.
 
 pub mod accumulator;
 mod attacks;
@@ -20,6 +21,7 @@ mod make;
 mod movegen;
 pub mod notation;
 pub mod outcome;
+mod san;
 mod weights;
 
 pub use accumulator::{InputColumns, InputShape, KingBuckets};

@@ -1,5 +1,6 @@
 //! Move text in the engine's coordinate notation: `e2e4`, promotions `e7e8q`, drops
 //! `E@b1` (uppercase for both colours), gating `e1f2h`, castling as the king's move.
+//! [`Position::parse_move`] also reads SAN (the `san` module), coordinates first.
 
 use std::fmt;
 
@@ -16,6 +17,8 @@ pub enum MoveError {
     Unparsable(String),
     /// A well-formed move that is not legal here (or a missing suffix that is needed).
     Illegal(String),
+    /// A SAN text that fits more than one legal move (`Nd2` with two knights there).
+    Ambiguous(String),
 }
 
 impl fmt::Display for MoveError {
@@ -23,6 +26,7 @@ impl fmt::Display for MoveError {
         match self {
             MoveError::Unparsable(text) => write!(f, "unparsable move '{text}'"),
             MoveError::Illegal(text) => write!(f, "illegal move '{text}'"),
+            MoveError::Ambiguous(text) => write!(f, "ambiguous move '{text}'"),
         }
     }
 }
@@ -62,11 +66,21 @@ impl<B: BoardWidth> Position<B> {
         out
     }
 
-    /// Finds the legal move written `text`. Accepts lowercase drop letters, a gating move
-    /// without its suffix (the gate is compulsory), and a promotion without suffix where
-    /// the variant has exactly one piece that is always available (Great Shatranj's
-    /// Soldier, Shatar's Berse).
+    /// Finds the legal move written `text`, in coordinates or else in SAN (a text that
+    /// reads both ways is taken as coordinates). Accepts lowercase drop letters, a
+    /// gating move without its suffix (the gate is compulsory), and a promotion without
+    /// suffix where the variant has exactly one piece that is always available (Great
+    /// Shatranj's Soldier, Shatar's Berse).
     pub fn parse_move(&mut self, text: &str) -> Result<Move, MoveError> {
+        match self.parse_coordinates(text) {
+            Ok(m) => Ok(m),
+            Err(MoveError::Unparsable(_)) if self.looks_like_san(text) => self.parse_san(text),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Finds the legal move written `text` in coordinates (see [`Position::parse_move`]).
+    pub fn parse_coordinates(&mut self, text: &str) -> Result<Move, MoveError> {
         let text = text.trim();
         if text.is_empty() || text.len() > 8 || !text.is_ascii() {
             return Err(MoveError::Unparsable(text.to_string()));
