@@ -71,6 +71,11 @@ fn mate_scores_are_certain() {
         draw: 0,
         loss: 1000,
     };
+    // a flat model (b = 100000) would give a mate score no certainty of its own
+    let flat = parse("normal games=normal input=none lo=0 hi=1 a=0 b=100000").expect("reads");
+    assert_eq!(flat[0].wdl(MATE_BOUND, &p), win);
+    assert_eq!(flat[0].wdl(-31_990, &p), loss);
+    assert!(flat[0].wdl(MATE_BOUND - 1, &p).win < 600);
     for def in all_variants() {
         assert_eq!(wdl(def, MATE_BOUND, &p), Some(win), "{}", def.name);
         assert_eq!(wdl(def, 31_990, &p), Some(win), "{}", def.name);
