@@ -16,7 +16,6 @@ use once_cell::sync::Lazy;
 use crate::engine::eval::tables::EvalTables;
 use crate::engine::nnue::built_in;
 use crate::engine::search::MATE_BOUND;
-use crate::rules::bitboard::Bitboard;
 use crate::rules::compile::BoardWidth;
 use crate::rules::position::{Color, Position};
 use crate::rules::variant::{all_variants, VariantDef};
@@ -389,7 +388,11 @@ static BUILT_IN: Lazy<Result<Table, WdlError>> = Lazy::new(|| {
 /// The line serving `def`: the one naming it, else one naming a game that `def`'s
 /// built-in network also plays.
 fn family_line(models: &[Model], def: &VariantDef) -> Option<usize> {
-    let named = |name: &str| models.iter().position(|m| m.games.iter().any(|g| g == name));
+    let named = |name: &str| {
+        models
+            .iter()
+            .position(|m| m.games.iter().any(|g| g == name))
+    };
     named(def.name).or_else(|| {
         built_in::files()
             .into_iter()

@@ -49,7 +49,11 @@ fn chances_are_monotone_in_the_score() {
         let mut last = wdl(def, -5000, &phase(60)).expect("a model");
         for s in -4999..=5000 {
             let w = wdl(def, s, &phase(60)).expect("a model");
-            assert!(w.win >= last.win && w.loss <= last.loss, "{} at {s}", def.name);
+            assert!(
+                w.win >= last.win && w.loss <= last.loss,
+                "{} at {s}",
+                def.name
+            );
             last = w;
         }
         assert!(last.win > 990, "{}: {last:?} at +5000", def.name);
@@ -94,7 +98,10 @@ fn a_good_line_reads() {
     assert_eq!(m.family, "normal");
     assert_eq!(m.input, PhaseInput::Ply);
     assert_eq!((m.lo, m.hi), (10.0, 200.0));
-    assert_eq!((m.a.clone(), m.b.clone()), (vec![100.0, 200.0], vec![50.0, 60.0]));
+    assert_eq!(
+        (m.a.clone(), m.b.clone()),
+        (vec![100.0, 200.0], vec![50.0, 60.0])
+    );
     // at ply 100: x = 0.5, a = 250, b = 85: a score of a is an even chance to win
     let w = m.wdl(250, &phase(100));
     assert_eq!(w.win, 500);
@@ -103,7 +110,10 @@ fn a_good_line_reads() {
 #[test]
 fn broken_lines_are_refused() {
     let cases: &[(&str, WdlErrorKind)] = &[
-        ("normal games=normal input=ply lo=10 hi=200 a=100,200", WdlErrorKind::MissingField("b")),
+        (
+            "normal games=normal input=ply lo=10 hi=200 a=100,200",
+            WdlErrorKind::MissingField("b"),
+        ),
         (
             "normal games=normal input=age lo=10 hi=200 a=1 b=1",
             WdlErrorKind::UnknownInput("age".into()),
@@ -120,13 +130,22 @@ fn broken_lines_are_refused() {
             "normal games=normal input=ply lo=10 hi=200 a=1 a=2 b=1",
             WdlErrorKind::SecondField("a".into()),
         ),
-        ("normal games=normal input=ply lo=300 hi=200 a=1 b=1", WdlErrorKind::BadRange),
-        ("normal games=normal input=ply lo=10 hi=200 a=1 b=-50,10", WdlErrorKind::NonPositiveB),
+        (
+            "normal games=normal input=ply lo=300 hi=200 a=1 b=1",
+            WdlErrorKind::BadRange,
+        ),
+        (
+            "normal games=normal input=ply lo=10 hi=200 a=1 b=-50,10",
+            WdlErrorKind::NonPositiveB,
+        ),
         (
             "normal games=checkers input=ply lo=10 hi=200 a=1 b=1",
             WdlErrorKind::UnknownGame("checkers".into()),
         ),
-        ("normal games=normal ply", WdlErrorKind::NotAField("ply".into())),
+        (
+            "normal games=normal ply",
+            WdlErrorKind::NotAField("ply".into()),
+        ),
         (
             "normal games=normal input=ply lo=10 hi=200 a=1 b=inf",
             WdlErrorKind::BadNumber("inf".into()),
@@ -146,7 +165,10 @@ fn broken_lines_are_refused() {
     let twice = format!("{GOOD}\nother games=chancellor,normal input=ply lo=1 hi=2 a=1 b=1\n");
     let e = parse(&twice).expect_err("normal twice");
     assert_eq!(e.kind, WdlErrorKind::SecondGame("normal".into()));
-    assert_eq!(e.to_string(), "wdl.txt:2: game 'normal' served by an earlier line");
+    assert_eq!(
+        e.to_string(),
+        "wdl.txt:2: game 'normal' served by an earlier line"
+    );
 }
 
 #[test]
