@@ -432,6 +432,7 @@ transcripts! {
     uci_multipv => "uci_multipv.txt",
     uci_options => "uci_options.txt",
     uci_debug => "uci_debug.txt",
+    uci_wdl => "uci_wdl.txt",
     uci_normal => "uci_normal.txt",
     uci_chancellor => "uci_chancellor.txt",
     uci_chancellorx => "uci_chancellorx.txt",

@@ -6,6 +6,7 @@ use rayon::prelude::*;
 
 use crate::engine::eval::Eval;
 use crate::engine::search::{SearchInfo, SearchOptions, SearchResult};
+use crate::engine::wdl::{self, Phase, Wdl};
 use crate::rules::compile::BoardWidth;
 use crate::rules::moves::{Move, MoveList};
 use crate::rules::position::notation::MoveError;
@@ -83,6 +84,7 @@ trait GameOps: Send {
         on_info: &mut (dyn FnMut(&SearchInfo) + Send),
     ) -> SearchResult;
     fn evaluate(&self, eval: &Eval) -> i32;
+    fn wdl_phase(&self) -> Phase;
 }
 
 #[derive(Clone)]
@@ -209,6 +211,9 @@ impl<B: BoardWidth> GameOps for Tracked<B> {
     }
     fn evaluate(&self, eval: &Eval) -> i32 {
         eval.evaluate(&self.pos)
+    }
+    fn wdl_phase(&self) -> Phase {
+        Phase::of(&self.pos)
     }
 }
 
@@ -378,6 +383,15 @@ impl Game {
         self.check_eval(eval)?;
         Ok(self.inner.evaluate(eval))
     }
+    /// The game-phase inputs of the win/draw/loss model ([`crate::engine::wdl`]).
+    pub fn wdl_phase(&self) -> Phase {
+        self.inner.wdl_phase()
+    }
+    /// The chances of the side to move for a search score of `score_cp` (centipawns,
+    /// side to move) in this position, from its family's model (docs/wdl.md).
+    pub fn wdl(&self, score_cp: i32) -> Option<Wdl> {
+        wdl::wdl(self.variant(), score_cp, &self.wdl_phase())
+    }
     fn check_eval(&self, eval: &Eval) -> Result<(), GameError> {
         let name = self.variant().name;
         if eval.variant == name {
@@ -392,5 +406,30 @@ impl Game {
     /// True when the incrementally kept key equals a key computed from scratch.
     pub fn key_is_consistent(&self) -> bool {
         self.inner.check_key()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_has_its_wdl_phase_and_model() {
+        for def in all_variants() {
+            let mut game = Game::new(def.name, None).expect("start position");
+            let board = def.start_fen.split(' ').next().unwrap_or("");
+            let letters = board
+                .chars()
+                .filter(|c| c.is_ascii_alphabetic() && !c.eq_ignore_ascii_case(&'K'))
+                .count() as u32;
+            let phase = game.wdl_phase();
+            assert_eq!((phase.pieces, phase.ply), (letters, 0), "{}", def.name);
+            assert!(phase.material > 0, "{}", def.name);
+            let even = game.wdl(0).expect("a model");
+            assert_eq!(even.win, even.loss, "{}", def.name);
+            let first = game.legal_moves()[0].clone();
+            game.play(&first).expect("a legal move");
+            assert_eq!(game.wdl_phase().ply, 1, "{}", def.name);
+        }
     }
 }

@@ -5,6 +5,7 @@ use super::{split_command, FrontEnd, Session};
 mod debug;
 use crate::engine::search::{SearchInfo, SearchResult};
 use crate::engine::time::Limits;
+use crate::engine::wdl;
 use crate::rules::position::Color;
 use crate::rules::variant::{all_variants, variant_id};
 use std::path::PathBuf;
@@ -324,7 +325,17 @@ impl Uci {
     fn start(&mut self, limits: Limits, exclude: Vec<String>) {
         self.debug_time(&limits);
         let out = self.s.out.clone();
-        let on_info = Box::new(move |info: &SearchInfo| out.line(&info.line()));
+        // The model's inputs are the root position's (UCI_ShowWDL, docs/wdl.md).
+        let model = self
+            .show_wdl
+            .then(|| (self.s.game.variant(), self.s.game.wdl_phase()));
+        let on_info = Box::new(move |info: &SearchInfo| {
+            let wdl = model.as_ref().and_then(|(variant, phase)| {
+                let w = wdl::wdl(variant, info.score.centipawns_or_bound(), phase)?;
+                Some([w.win, w.draw, w.loss])
+            });
+            out.line(&info.line_with_wdl(wdl));
+        });
         self.s.start_search(limits, self.multipv, exclude, on_info);
     }
 

@@ -121,6 +121,15 @@ pub enum Score {
 }
 
 impl Score {
+    /// Centipawns for the side to move, a mate as the mate bound (won or lost for sure).
+    pub fn centipawns_or_bound(self) -> i32 {
+        match self {
+            Score::Cp(cp) => cp,
+            Score::Mate(n) if n > 0 => MATE_BOUND,
+            Score::Mate(_) => -MATE_BOUND,
+        }
+    }
+
     /// Converts an internal score.
     pub fn from_internal(s: i32) -> Score {
         if s >= MATE_BOUND {
@@ -208,13 +217,22 @@ impl SearchInfo {
 
     /// `info depth D score cp X nodes N nps N time MS pv ...`.
     pub fn line(&self) -> String {
+        self.line_with_wdl(None)
+    }
+
+    /// The UCI `info` line with `wdl W D L` (per mille, the side to move's chances) after
+    /// the score when `wdl` is given (UCI_ShowWDL).
+    pub fn line_with_wdl(&self, wdl: Option<[u32; 3]>) -> String {
         let mut s = format!("info depth {} seldepth {}", self.depth, self.seldepth);
         if self.lines > 1 {
             s += &format!(" multipv {}", self.multipv);
         }
+        s += &format!(" score {}", self.score);
+        if let Some([w, d, l]) = wdl {
+            s += &format!(" wdl {w} {d} {l}");
+        }
         s += &format!(
-            " score {} nodes {} nps {} time {} pv",
-            self.score,
+            " nodes {} nps {} time {} pv",
             self.nodes,
             self.nps(),
             self.time_ms
