@@ -102,18 +102,20 @@ fn check_annotated(g: &PgnGame, variant: &str, source: &PgnGame) {
     assert_eq!(g.result, source.result, "{ctx}");
 }
 
-/// The SVG parses as XML and draws a line (a path or polyline) and text.
-fn check_svg(path: &Path) {
+/// The SVG parses as XML, has labels and draws the game's line: a polyline through
+/// the start and every move (`plies + 1` points).
+fn check_svg(path: &Path, plies: usize) {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let doc =
         roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     assert_eq!(doc.root_element().tag_name().name(), "svg");
     let has = |name: &str| doc.descendants().any(|n| n.tag_name().name() == name);
-    assert!(
-        has("polyline") || has("path"),
-        "{}: no line",
-        path.display()
-    );
+    let line = doc.descendants().any(|n| {
+        n.tag_name().name() == "polyline"
+            && n.attribute("points")
+                .is_some_and(|p| p.split_whitespace().count() == plies + 1)
+    });
+    assert!(line, "{}: no line of {plies} moves", path.display());
     assert!(has("text"), "{}: no labels", path.display());
 }
 
@@ -142,7 +144,7 @@ fn every_family_reads_back() {
     assert_eq!(games.len(), VARIANTS.len(), "{text}");
     for (i, (g, variant)) in games.iter().zip(VARIANTS).enumerate() {
         check_annotated(g, variant, &source[i]);
-        check_svg(&svg.join(format!("game-{}.svg", i + 1)));
+        check_svg(&svg.join(format!("game-{}.svg", i + 1)), g.moves.len());
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -199,8 +199,9 @@ mod tests {
         let text = write_game(&g, &Limits::nodes(500));
         assert!(text.contains("[Annotator \"sako "), "{text}");
         assert!(!text.contains("old"), "{text}");
+        let flat = text.replace('\n', " ");
         assert!(
-            text.contains(
+            flat.contains(
                 "1. e2e4 {+0.30/7} 1... d7d5 {+0.40/7} 2. d1g4 $4 {-9.00/7} \
                  ( 2. e4d5 d8d5 3. b1c3 {-0.05/8} ) 2... c8g4 {-9.10/7}"
             ),
