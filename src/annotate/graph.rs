@@ -76,6 +76,8 @@ pub fn render(g: &AnnotatedGame) -> Result<String, GraphError> {
             .configure_mesh()
             .x_desc("ply")
             .y_desc("pawns for White")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:+.0}"))
             .light_line_style(RGBColor(235, 235, 235))
             .draw()
             .map_err(err)?;
