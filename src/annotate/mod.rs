@@ -51,7 +51,8 @@ pub struct Options {
 }
 
 impl Options {
-    /// Depth 8 (about `sako analyze`'s default), every core, 16 MB, chess.
+    /// The options for `limits`: every core, 16 MB a game, chess as the fallback,
+    /// the built-in evaluation.
     pub fn new(limits: Limits) -> Options {
         Options {
             limits,
