@@ -4,6 +4,7 @@
 mod common;
 mod reference;
 
+mod annotate;
 mod cli;
 mod cutechess;
 mod datagen;

@@ -1,6 +1,9 @@
 //! sako: a chess-variant engine. The library is built in layers, each using only the
 //! ones above it in this list; the `sako` binary is a thin command-line front end.
 
+/// `sako annotate`: the moves of PGN games searched, judged and written back, with an
+/// evaluation graph per game.
+pub mod annotate;
 /// `sako bench`: fixed positions of every game searched to a fixed depth.
 pub mod bench;
 /// `sako datagen`: self-play training data (`FEN | score | result` lines) for tuning.

@@ -1,6 +1,7 @@
 //! The `sako` command line: clap's definitions of the subcommands and one function
 //! per subcommand. With no subcommand the protocol loop runs.
 
+mod annotate;
 mod progress;
 
 use std::io::Write;
@@ -175,6 +176,9 @@ enum Command {
         #[arg(long)]
         out: std::path::PathBuf,
     },
+    /// Annotate the games of a PGN file: every move searched, a score on each, `?!`/`?`/`??`
+    /// and the better line where it lost ground, an evaluation graph per game (SVG).
+    Annotate(annotate::AnnotateArgs),
     /// Serve the XBoard (CECP) protocol.
     Xboard,
     /// Serve the UCI protocol.
@@ -484,6 +488,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Some(Command::Datagen(args)) => datagen(args),
         Some(Command::DatagenConvert(args)) => datagen_convert(args),
         Some(Command::NnueFeatures { variant, data, out }) => nnue_features(&variant, &data, &out),
+        Some(Command::Annotate(args)) => annotate::annotate(args).map_err(|e| e.to_string()),
         Some(Command::Xboard) => {
             sako::protocol::run(Some(Protocol::Xboard));
             Ok(())
