@@ -14,9 +14,11 @@ use super::source::first_move_number;
 
 /// The text a move is written with in the PGN, `coordinate` being legal in `game`'s
 /// current position (the game is not changed).
-pub fn pgn_move_text(_game: &mut Game, coordinate: &str) -> String {
-    // SAN: switch to Game::san after the san branch lands
-    coordinate.to_string()
+/// Its SAN (docs/rules/README.md#san); the coordinate text only if the move is not legal
+/// there, which the analysis never asks for.
+pub fn pgn_move_text(game: &mut Game, coordinate: &str) -> String {
+    game.san(coordinate)
+        .unwrap_or_else(|_| coordinate.to_string())
 }
 
 /// What the `Annotator` tag says: the engine and the search of every position.
@@ -184,15 +186,15 @@ mod tests {
             variant: "normal",
             start_fen: None,
             notes: vec![
-                note("e2e4", 30, None, &[]),
-                note("d7d5", 40, None, &[]),
+                note("e4", 30, None, &[]),
+                note("d5", 40, None, &[]),
                 note(
-                    "d1g4",
+                    "Qg4",
                     -900,
                     Some(Judgement::Blunder),
-                    &["e4d5", "d8d5", "b1c3"],
+                    &["exd5", "Qxd5", "Nc3"],
                 ),
-                note("c8g4", -910, None, &[]),
+                note("Bxg4", -910, None, &[]),
             ],
             ending: Some("White resigns".into()),
         };
@@ -202,14 +204,14 @@ mod tests {
         let flat = text.replace('\n', " ");
         assert!(
             flat.contains(
-                "1. e2e4 {+0.30/7} 1... d7d5 {+0.40/7} 2. d1g4 $4 {-9.00/7} \
-                 ( 2. e4d5 d8d5 3. b1c3 {-0.05/8} ) 2... c8g4 {-9.10/7}"
+                "1. e4 {+0.30/7} 1... d5 {+0.40/7} 2. Qg4 $4 {-9.00/7} \
+                 ( 2. exd5 Qxd5 3. Nc3 {-0.05/8} ) 2... Bxg4 {-9.10/7}"
             ),
             "{text}"
         );
         assert!(text.contains("{White resigns} 0-1"), "{text}");
         let back = parse_pgn(&text).expect("reads back");
-        assert_eq!(back[0].moves, vec!["e2e4", "d7d5", "d1g4", "c8g4"]);
+        assert_eq!(back[0].moves, vec!["e4", "d5", "Qg4", "Bxg4"]);
         assert_eq!(back[0].result, "0-1");
     }
 }
