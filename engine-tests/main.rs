@@ -23,4 +23,5 @@ mod search_multipv;
 mod search_selfplay;
 mod search_tactics;
 mod shakmaty_compare;
+mod strength_levels;
 mod tune;
