@@ -96,7 +96,7 @@ impl LevelTable {
 
     /// The hard-coded default rows for every family.
     pub fn defaults() -> LevelTable {
-        let rows = DEFAULT_ROWS.iter().map(|r| row_from(r)).collect();
+        let rows = DEFAULT_ROWS.iter().map(row_from).collect();
         LevelTable {
             families: Vec::new(),
             rows: vec![("*".to_string(), rows)],
