@@ -104,6 +104,8 @@ const QUEEN_EN_PRISE: &[&str] = &[
     "rnbqkbnr/pppp1p1p/6p1/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR w KQkq - 0 1",
     "rnb1kbnr/pp1ppppp/8/q1p5/1P6/8/P1PPPPPP/RNBQKBNR b KQkq - 0 1",
     "4k3/8/8/8/2p5/3Q4/8/4K3 w - - 0 1",
+    "4k3/8/8/8/8/1n6/PP6/Q3K3 w - - 0 1",
+    "q3k3/pp6/1N6/8/8/8/8/4K3 b - - 0 1",
 ];
 
 #[test]
