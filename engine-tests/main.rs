@@ -25,4 +25,5 @@ mod search_multipv;
 mod search_selfplay;
 mod search_tactics;
 mod shakmaty_compare;
+mod strength_levels;
 mod tune;

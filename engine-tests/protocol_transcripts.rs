@@ -426,6 +426,7 @@ transcripts! {
     xboard_shatarhia => "xboard_shatarhia.txt",
     xboard_shatar => "xboard_shatar.txt",
     xboard_chesquerque => "xboard_chesquerque.txt",
+    xboard_strength => "xboard_strength.txt",
     uci_basics => "uci_basics.txt",
     uci_go => "uci_go.txt",
     uci_huge_numbers => "uci_huge_numbers.txt",
@@ -442,6 +443,7 @@ transcripts! {
     uci_shatarhia => "uci_shatarhia.txt",
     uci_shatar => "uci_shatar.txt",
     uci_chesquerque => "uci_chesquerque.txt",
+    uci_strength => "uci_strength.txt",
 }
 
 #[test]

@@ -6,6 +6,7 @@ use rayon::prelude::*;
 
 use crate::engine::eval::Eval;
 use crate::engine::search::{SearchInfo, SearchOptions, SearchResult};
+use crate::engine::strength::{self, LevelParams, LineRecorder};
 use crate::engine::wdl::{self, Phase, Wdl};
 use crate::rules::compile::BoardWidth;
 use crate::rules::moves::{Move, MoveList};
@@ -85,6 +86,7 @@ trait GameOps: Send {
     ) -> SearchResult;
     fn evaluate(&self, eval: &Eval) -> i32;
     fn wdl_phase(&self) -> Phase;
+    fn material_loss(&mut self, text: &str, eval: &Eval) -> Result<i32, GameError>;
 }
 
 #[derive(Clone)]
@@ -214,6 +216,10 @@ impl<B: BoardWidth> GameOps for Tracked<B> {
     }
     fn wdl_phase(&self) -> Phase {
         Phase::of(&self.pos)
+    }
+    fn material_loss(&mut self, text: &str, eval: &Eval) -> Result<i32, GameError> {
+        let m = self.pos.parse_move(text).map_err(GameError::IllegalMove)?;
+        Ok(strength::material_loss(&mut self.pos, m, eval))
     }
 }
 
@@ -377,6 +383,56 @@ impl Game {
     ) -> Result<SearchResult, GameError> {
         self.check_eval(opts.eval)?;
         Ok(self.inner.search(opts, on_info))
+    }
+    /// Searches the current position at a strength level and returns the move the
+    /// level chooses (see [`crate::engine::strength`]): `opts` get the level's limits
+    /// and lines; `on_info` hears the best `opts.multipv` lines of each depth, and the
+    /// search stops after the first finished depth past the node budget. `seed` makes
+    /// the choice repeatable (the protocols seed it per game).
+    pub fn search_at_level(
+        &mut self,
+        opts: &SearchOptions,
+        level: &LevelParams,
+        seed: u64,
+        on_info: &mut (dyn FnMut(&SearchInfo) + Send),
+    ) -> Result<SearchResult, GameError> {
+        self.check_eval(opts.eval)?;
+        let shown = opts.multipv.max(1);
+        let weak = SearchOptions {
+            limits: level.limits(opts.limits.clone()),
+            multipv: level.lines(shown),
+            exclude: opts.exclude.clone(),
+            ..*opts
+        };
+        let mut recorder = LineRecorder::default();
+        let stop = opts.stop;
+        let mut report = |info: &SearchInfo| {
+            if recorder.record(info) && info.nodes >= level.nodes {
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            if info.multipv <= shown {
+                let mut shown_info = info.clone();
+                shown_info.lines = shown;
+                on_info(&shown_info);
+            }
+        };
+        let mut r = self.inner.search(&weak, &mut report);
+        let lines = recorder.lines;
+        let inner = &mut self.inner;
+        let mut loss = |text: &str| inner.material_loss(text, opts.eval).unwrap_or(i32::MAX);
+        if let Some(i) = level.choose(&lines, &mut loss, seed) {
+            let line = &lines[i];
+            r.best = Some(line.mv.clone());
+            r.ponder = line.reply.clone();
+            r.score = line.score;
+        }
+        Ok(r)
+    }
+    /// The material the move `text` loses outright by static exchange (see
+    /// [`strength::material_loss`]).
+    pub fn material_loss(&mut self, text: &str, eval: &Eval) -> Result<i32, GameError> {
+        self.check_eval(eval)?;
+        self.inner.material_loss(text, eval)
     }
     /// The static evaluation of the current position for the side to move.
     pub fn evaluate(&self, eval: &Eval) -> Result<i32, GameError> {

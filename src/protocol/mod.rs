@@ -17,6 +17,7 @@ use crate::engine::eval::Eval;
 use crate::engine::history::HistoryBank;
 use crate::engine::nnue::{built_in, NetError, NetFile, Network};
 use crate::engine::search::{SearchInfo, SearchOptions, SearchResult};
+use crate::engine::strength::{LevelTable, Strength};
 use crate::engine::time::Limits;
 use crate::engine::tt::Tt;
 use crate::game::Game;
@@ -90,6 +91,12 @@ pub struct Session {
     pub use_nnue: bool,
     eval: Arc<Eval>,
     running: Option<Running>,
+    /// The strength options (`UCI_LimitStrength`, `UCI_Elo`, `Skill Level`).
+    strength: Strength,
+    /// The strength levels per game family.
+    levels: Arc<LevelTable>,
+    /// The seed of a weakened engine's choices, new each game.
+    strength_seed: u64,
     next_id: u64,
     events: Sender<Event>,
     /// Protocol output.
@@ -101,6 +108,7 @@ impl Session {
     pub fn new(events: Sender<Event>, out: Output) -> Session {
         let game = Game::new("normal", None).unwrap_or_else(|e| panic!("built-in start: {e}"));
         let eval = Eval::embedded("normal").unwrap_or_else(|e| panic!("built-in tables: {e}"));
+        let levels = LevelTable::built_in();
         let mut session = Session {
             game,
             tt: Arc::new(Tt::new(1)),
@@ -113,6 +121,9 @@ impl Session {
             use_nnue: true,
             eval: Arc::new(eval),
             running: None,
+            strength: Strength::full(levels.elo_range().1),
+            levels: Arc::new(levels),
+            strength_seed: fresh_seed(),
             next_id: 1,
             events,
             out,
@@ -246,12 +257,76 @@ impl Session {
         }
     }
 
-    /// Clears the transposition table and the search's histories (a new game).
+    /// Clears the transposition table and the search's histories (a new game); a
+    /// weakened engine's choices get a new seed.
     pub fn clear_hash(&mut self) {
         if self.tt_sized {
             self.tt.clear();
         }
         self.histories.clear();
+        self.strength_seed = fresh_seed();
+    }
+
+    /// The strength options in force.
+    pub fn strength(&self) -> Strength {
+        self.strength
+    }
+
+    /// The lowest and highest `UCI_Elo` (the level table's labels).
+    pub fn elo_range(&self) -> (u32, u32) {
+        self.levels.elo_range()
+    }
+
+    /// Turns `UCI_LimitStrength` on or off.
+    pub fn set_limit_strength(&mut self, on: bool) {
+        self.strength.limit = on;
+    }
+
+    /// Sets `UCI_Elo`; a value outside the range is refused and the setting kept.
+    pub fn set_elo(&mut self, elo: u64) -> Result<(), StrengthError> {
+        let (lo, hi) = self.elo_range();
+        match u32::try_from(elo) {
+            Ok(e) if (lo..=hi).contains(&e) => {
+                self.strength.elo = e;
+                Ok(())
+            }
+            _ => Err(StrengthError::OutOfRange {
+                name: "UCI_Elo",
+                min: lo,
+                max: hi,
+            }),
+        }
+    }
+
+    /// The error for a value of the strength option `name` that is no number.
+    pub fn strength_error(&self, name: &str) -> StrengthError {
+        let (min, max) = if name.eq_ignore_ascii_case("UCI_Elo") {
+            self.elo_range()
+        } else {
+            (0, crate::engine::strength::MAX_SKILL)
+        };
+        let name = if name.eq_ignore_ascii_case("UCI_Elo") {
+            "UCI_Elo"
+        } else {
+            "Skill Level"
+        };
+        StrengthError::OutOfRange { name, min, max }
+    }
+
+    /// Sets `Skill Level` (0 to 20); a value outside is refused and the setting kept.
+    pub fn set_skill(&mut self, skill: u64) -> Result<(), StrengthError> {
+        let max = crate::engine::strength::MAX_SKILL;
+        match u32::try_from(skill) {
+            Ok(s) if s <= max => {
+                self.strength.skill = s;
+                Ok(())
+            }
+            _ => Err(StrengthError::OutOfRange {
+                name: "Skill Level",
+                min: 0,
+                max,
+            }),
+        }
     }
 
     /// True while a search runs.
@@ -285,6 +360,11 @@ impl Session {
         let threads = self.threads;
         let events = self.events.clone();
         let flag = Arc::clone(&stop);
+        // Analysis and pondering (`infinite`) always run at full strength.
+        let level = (!limits.infinite)
+            .then(|| self.strength.params(&self.levels, self.game.variant().name))
+            .flatten();
+        let seed = self.strength_seed ^ self.game.key();
         let handle = std::thread::spawn(move || {
             let opts = SearchOptions {
                 limits,
@@ -296,7 +376,11 @@ impl Session {
                 exclude,
                 histories: Some(&histories),
             };
-            let r = game.search(&opts, &mut *on_info).map_err(String::from);
+            let r = match &level {
+                None => game.search(&opts, &mut *on_info),
+                Some(level) => game.search_at_level(&opts, level, seed, &mut *on_info),
+            }
+            .map_err(String::from);
             let _ = events.send(Event::SearchDone(id));
             r
         });
@@ -330,6 +414,39 @@ impl Session {
             None
         }
     }
+}
+
+/// A strength option's value was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StrengthError {
+    /// The value is outside the option's range.
+    OutOfRange {
+        /// The option.
+        name: &'static str,
+        /// Its lowest value.
+        min: u32,
+        /// Its highest value.
+        max: u32,
+    },
+}
+
+impl std::fmt::Display for StrengthError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StrengthError::OutOfRange { name, min, max } => {
+                write!(f, "{name} must be a number from {min} to {max}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for StrengthError {}
+
+/// A seed for a new game's choices at a strength level: the clock's nanoseconds.
+fn fresh_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0x5A4B_0C1D, |d| d.as_nanos() as u64)
 }
 
 /// A protocol front end, as the event loop sees it.

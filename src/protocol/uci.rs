@@ -149,6 +149,12 @@ impl Uci {
         o.line("option name Clear Hash type button");
         o.line("option name UCI_AnalyseMode type check default false");
         o.line("option name UCI_ShowWDL type check default false");
+        o.line("option name UCI_LimitStrength type check default false");
+        let (lo, hi) = self.s.elo_range();
+        o.line(&format!(
+            "option name UCI_Elo type spin default {hi} min {lo} max {hi}"
+        ));
+        o.line("option name Skill Level type spin default 20 min 0 max 20");
         for line in crate::engine::search::params::uci_options() {
             o.line(&line);
         }
@@ -226,6 +232,20 @@ impl Uci {
                 None => self.info(&format!("Error (bad value for UCI_ShowWDL): {value}")),
             },
             "clear hash" => self.s.clear_hash(),
+            "uci_limitstrength" => match value {
+                "true" | "false" => self.s.set_limit_strength(value == "true"),
+                _ => self.info(&format!("Error (bad value for UCI_LimitStrength): {value}")),
+            },
+            "uci_elo" | "skill level" => {
+                let set = match (name.to_ascii_lowercase().as_str(), number()) {
+                    ("uci_elo", Some(n)) => self.s.set_elo(n),
+                    (_, Some(n)) => self.s.set_skill(n),
+                    _ => Err(self.s.strength_error(name)),
+                };
+                if let Err(e) = set {
+                    self.info(&format!("Error (bad value for {name}): {value} ({e})"));
+                }
+            }
             "evaltables" => {
                 let dir = if value.is_empty() || value == "<empty>" {
                     None

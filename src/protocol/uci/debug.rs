@@ -47,6 +47,18 @@ impl Uci {
                 s.eval_description(),
                 s.use_nnue
             ),
+            "uci_limitstrength" | "uci_elo" | "skill level" => {
+                let st = s.strength();
+                let level = st
+                    .target_elo(s.elo_range())
+                    .map_or("full strength".to_string(), |elo| {
+                        format!("plays at Elo {elo}")
+                    });
+                format!(
+                    "{level} (UCI_LimitStrength {}, UCI_Elo {}, Skill Level {})",
+                    st.limit, st.elo, st.skill
+                )
+            }
             _ => format!("value {value}"),
         };
         self.debug_line(&format!("option {name}: {state}"));

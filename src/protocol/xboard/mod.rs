@@ -126,6 +126,10 @@ impl Xboard {
         self.out("feature option=\"Use NNUE -check 1\"");
         self.out("feature option=\"Clear Hash -button\"");
         self.out("feature option=\"MultiPV -spin 1 1 64\"");
+        self.out("feature option=\"Skill Level -spin 20 0 20\"");
+        self.out("feature option=\"UCI_LimitStrength -check 0\"");
+        let (lo, hi) = self.s.elo_range();
+        self.out(&format!("feature option=\"UCI_Elo -spin {hi} {lo} {hi}\""));
         self.out("feature done=1");
     }
 
@@ -680,6 +684,20 @@ impl Xboard {
                 }
                 _ => self.error("bad value for MultiPV", rest),
             },
+            "UCI_LimitStrength" => match value {
+                "0" | "1" => self.s.set_limit_strength(value == "1"),
+                _ => self.error("bad value for UCI_LimitStrength", rest),
+            },
+            "UCI_Elo" | "Skill Level" => {
+                let set = match value.parse::<u64>() {
+                    Ok(n) if name == "UCI_Elo" => self.s.set_elo(n),
+                    Ok(n) => self.s.set_skill(n),
+                    Err(_) => Err(self.s.strength_error(name)),
+                };
+                if let Err(e) = set {
+                    self.error(&format!("bad value for {name}: {e}"), rest);
+                }
+            }
             _ => self.error("unknown option", rest),
         }
     }
