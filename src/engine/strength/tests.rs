@@ -96,8 +96,16 @@ fn parameters_grow_smoothly_with_the_elo() {
         assert!(p.margin <= last.margin && p.loss <= last.loss, "{elo}");
         last = p;
     }
-    let mid = t.params("normal", 1100).unwrap_or_else(|| panic!("rows"));
-    assert!(mid.nodes > 600 && mid.nodes < 1200, "{}", mid.nodes);
+    // Halfway between two labels the node budget is their geometric mean.
+    let at = |elo| t.params("normal", elo).unwrap_or_else(|| panic!("rows"));
+    let (low, mid, high) = (at(1000), at(1100), at(1200));
+    let mean = ((low.nodes * high.nodes) as f64).sqrt().round() as u64;
+    assert!(
+        low.nodes < mid.nodes && mid.nodes < high.nodes,
+        "{}",
+        mid.nodes
+    );
+    assert_eq!(mid.nodes, mean);
 }
 
 #[test]
