@@ -6,6 +6,7 @@
 //! variation `( 12. d4 d5 13. c4 {+0.30/12} )`.
 
 use crate::engine::time::Limits;
+use crate::matches::pgn::{tag, wrap};
 use crate::Game;
 
 use super::analysis::{AnnotatedGame, MoveNote};
@@ -45,11 +46,6 @@ pub fn write_game(g: &AnnotatedGame, limits: &Limits) -> String {
     wrap(&movetext(g), &mut out);
     out.push_str("\n\n");
     out
-}
-
-fn tag(out: &mut String, name: &str, value: &str) {
-    let v = value.replace('\\', "\\\\").replace('"', "\\\"");
-    out.push_str(&format!("[{name} \"{v}\"]\n"));
 }
 
 /// A comment's text made safe inside braces.
@@ -127,24 +123,6 @@ fn variation(moves: &[String], mut number: u32, mut black: bool, tokens: &mut Ve
         }
         black = !black;
     }
-}
-
-/// Appends `tokens` to `out` separated by spaces, in lines of at most 79 columns (a
-/// longer token alone on its line); no newline after the last line.
-fn wrap(tokens: &[String], out: &mut String) {
-    let mut line = String::new();
-    for t in tokens {
-        if !line.is_empty() && line.len() + 1 + t.len() > 79 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(t);
-    }
-    out.push_str(&line);
 }
 
 #[cfg(test)]

@@ -32,7 +32,8 @@ pub fn pgn_date(unix: u64) -> String {
     format!("{y:04}.{m:02}.{d:02}")
 }
 
-fn tag(out: &mut String, name: &str, value: &str) {
+/// Appends the tag line `[NAME "VALUE"]`, the value's backslashes and quotes escaped.
+pub fn tag(out: &mut String, name: &str, value: &str) {
     let v = value.replace('\\', "\\\\").replace('"', "\\\"");
     out.push_str(&format!("[{name} \"{v}\"]\n"));
 }
@@ -151,7 +152,7 @@ fn movetext(rec: &GameRecord, moves: &[String], start_fen: &str, min: bool) -> V
 
 /// Appends `tokens` to `out` separated by spaces, in lines of at most 79 columns (a
 /// longer token alone on its line); no newline after the last line.
-fn wrap(tokens: &[String], out: &mut String) {
+pub fn wrap(tokens: &[String], out: &mut String) {
     let mut line = String::new();
     for t in tokens {
         if !line.is_empty() && line.len() + 1 + t.len() > 79 {
