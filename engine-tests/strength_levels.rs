@@ -123,3 +123,58 @@ fn middle_levels_never_leave_the_queen_en_prise() {
         }
     }
 }
+
+/// Runs `sako uci` on `script` and returns what it printed.
+fn uci_transcript(script: &str) -> String {
+    use std::io::Write;
+    let mut child = std::process::Command::new(crate::common::sako_bin())
+        .arg("uci")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("sako uci: {e}"));
+    if let Some(mut input) = child.stdin.take() {
+        input.write_all(script.as_bytes()).expect("write to sako");
+    }
+    let out = child.wait_with_output().expect("sako uci output");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// `EvalTables DIR` also reads `DIR/levels.txt`: a table with other labels changes the
+/// `UCI_Elo` range, and a broken one is refused with the table in force kept.
+#[test]
+fn an_eval_tables_folder_brings_its_own_level_table() {
+    let root = crate::common::fresh_temp_dir("level-folder");
+    let (good, broken) = (root.join("good"), root.join("broken"));
+    for dir in [&good, &broken] {
+        std::fs::create_dir_all(dir).expect("dir");
+        let normal =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("eval-tables/normal.txt");
+        std::fs::copy(&normal, dir.join("normal.txt")).expect("copy normal.txt");
+    }
+    let rows = "level * 1000 300 1 8 250 120 400\nlevel * 3000 40000 10 3 35 18 80\n";
+    std::fs::write(good.join("levels.txt"), rows).expect("write");
+    std::fs::write(broken.join("levels.txt"), "level * 1000 300 one\n").expect("write");
+    let out = uci_transcript(&format!(
+        "uci\nsetoption name UCI_Elo value 3000\nsetoption name EvalTables value {}\n\
+         setoption name UCI_Elo value 3000\nsetoption name EvalTables value {}\n\
+         setoption name UCI_Elo value 900\nsetoption name UCI_Elo value 3000\nisready\nquit\n",
+        good.display(),
+        broken.display()
+    ));
+    let refused: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("Error (bad value for UCI_Elo)"))
+        .collect();
+    // 3000 before the folder (800..2800), 900 after it (1000..3000); the broken folder is
+    // refused, so the second 3000 is still accepted.
+    assert_eq!(refused.len(), 2, "{out}");
+    assert!(refused[0].contains("800 to 2800"), "{out}");
+    assert!(refused[1].contains("1000 to 3000"), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.contains("Error") && l.contains("levels.txt")),
+        "{out}"
+    );
+    assert!(out.contains("readyok"), "{out}");
+}

@@ -17,7 +17,7 @@ use crate::engine::eval::Eval;
 use crate::engine::history::HistoryBank;
 use crate::engine::nnue::{built_in, NetError, NetFile, Network};
 use crate::engine::search::{SearchInfo, SearchOptions, SearchResult};
-use crate::engine::strength::{LevelTable, Strength};
+use crate::engine::strength::{LevelTable, Strength, LEVELS_FILE};
 use crate::engine::time::Limits;
 use crate::engine::tt::Tt;
 use crate::game::Game;
@@ -164,9 +164,20 @@ impl Session {
         Ok(eval.with_net(from_file.or_else(|| built_in::for_game(def))))
     }
 
-    /// Reads the evaluation tables again from `dir` (or the built-in ones).
+    /// Reads the evaluation tables again from `dir` (or the built-in ones), and the
+    /// strength levels from its `levels.txt` where it has one (else the built-in table).
+    /// A broken table or level file is refused and everything stays as it was.
     pub fn set_eval_dir(&mut self, dir: Option<PathBuf>) -> Result<(), String> {
         let eval = self.make_eval(self.game.variant(), dir.as_deref())?;
+        let levels = match dir.as_deref().map(|d| d.join(LEVELS_FILE)) {
+            Some(path) if path.exists() => {
+                LevelTable::read(&path).map_err(|e| format!("{}: {e}", path.display()))?
+            }
+            _ => LevelTable::built_in(),
+        };
+        let (lo, hi) = levels.elo_range();
+        self.strength.elo = self.strength.elo.clamp(lo, hi);
+        self.levels = Arc::new(levels);
         self.eval = Arc::new(eval);
         self.eval_dir = dir;
         Ok(())

@@ -24,7 +24,7 @@ use crate::engine::time::Limits;
 use crate::rules::compile::BoardWidth;
 use crate::rules::moves::{Move, MoveKind, MoveList};
 use crate::rules::position::{piece_color, Color, Position, NO_PIECE};
-pub use table::{LevelError, LevelTable};
+pub use table::{LevelError, LevelTable, LEVELS_FILE};
 
 /// The highest `Skill Level` (full strength).
 pub const MAX_SKILL: u32 = 20;

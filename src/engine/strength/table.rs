@@ -13,6 +13,9 @@ use super::LevelParams;
 /// The built-in table text.
 pub const BUILT_IN: &str = include_str!("../../../eval-tables/levels.txt");
 
+/// The file name of the level table in an evaluation-table folder (`Eval tables`).
+pub const LEVELS_FILE: &str = "levels.txt";
+
 /// The rows used when no table can be read: the same as the built-in `*` rows.
 const DEFAULT_ROWS: [[u64; 7]; 11] = [
     [800, 300, 1, 8, 250, 120, 400],
