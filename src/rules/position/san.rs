@@ -70,7 +70,18 @@ impl<B: BoardWidth> Position<B> {
             .ok_or_else(|| MoveError::Unparsable(text.to_string()))?;
         let mut list = MoveList::new();
         self.generate_legal(&mut list);
-        let mut found = self.san_matches(spec, list.as_slice());
+        let legal = list.as_slice();
+        let castles = |m: &Move| m.kind() == MoveKind::Castle;
+        let mut found = self.san_matches(spec, legal).peekable();
+        // A castling word of a game that writes castling as the king's move
+        // (`SanStyle::castle_as_king_move`): else the side's only legal castling.
+        let word = matches!(spec, SanSpec::Castle { .. });
+        let fallback = word && self.rules.def.san.castle_as_king_move && found.peek().is_none();
+        let mut found: Box<dyn Iterator<Item = Move>> = if fallback {
+            Box::new(legal.iter().copied().filter(castles))
+        } else {
+            Box::new(found)
+        };
         match (found.next(), found.next()) {
             (Some(m), None) => Ok(m),
             (None, _) => Err(MoveError::Illegal(text.to_string())),
@@ -105,6 +116,9 @@ impl<B: BoardWidth> Position<B> {
     fn san_body(&self, m: Move, legal: &[Move]) -> String {
         let r = self.rules;
         match m.kind() {
+            MoveKind::Castle if r.def.san.castle_as_king_move => {
+                return self.spec_text(self.full_spec(m, None), m)
+            }
             MoveKind::Castle => return castle_text(self.castle_is_long(m.piece())).to_string(),
             MoveKind::Drop => return format!("{}@{}", r.letters[m.piece()], r.geo.name(m.to())),
             _ => {}
@@ -133,6 +147,9 @@ impl<B: BoardWidth> Position<B> {
             to,
             suffix,
         };
+        if self.rules.def.san.piece_origin && !pawn {
+            return vec![spec(true, true)];
+        }
         if pawn {
             let plain = g.file(from) == g.file(to) && !self.is_capture(m);
             let mut forms = vec![spec(true, false), spec(true, true)];
@@ -147,6 +164,18 @@ impl<B: BoardWidth> Position<B> {
                 spec(false, true),
                 spec(true, true),
             ]
+        }
+    }
+
+    /// The spec naming `m`'s moving piece, both origin coordinates and its target.
+    fn full_spec(&self, m: Move, suffix: Option<PieceType>) -> SanSpec {
+        let g = self.rules.geo;
+        SanSpec::Move {
+            piece: Some(piece_type(self.piece_on(m.from()))),
+            file: Some(g.file(m.from())),
+            rank: Some(g.rank(m.from())),
+            to: m.to(),
+            suffix,
         }
     }
 
@@ -251,7 +280,12 @@ impl<B: BoardWidth> Position<B> {
                 to,
                 suffix,
             } => {
-                if matches!(m.kind(), MoveKind::Drop | MoveKind::Castle) || m.to() != to {
+                // Castling is a king's move where the game writes it so.
+                let castle_ok = self.rules.def.san.castle_as_king_move;
+                if m.kind() == MoveKind::Drop
+                    || (m.kind() == MoveKind::Castle && !castle_ok)
+                    || m.to() != to
+                {
                     return false;
                 }
                 let from = m.from();
