@@ -66,7 +66,10 @@ fn output_tags(g: &AnnotatedGame) -> Vec<(String, String)> {
         let at = tags.len().min(7);
         tags.insert(at, ("Variant".to_string(), g.variant.to_string()));
     }
-    let mut at = tags.iter().position(|(k, _)| k == "Variant").map_or(tags.len(), |i| i + 1);
+    let mut at = tags
+        .iter()
+        .position(|(k, _)| k == "Variant")
+        .map_or(tags.len(), |i| i + 1);
     for (name, value) in xboard {
         match tags.iter_mut().find(|(k, _)| k == name) {
             Some(old) => old.1 = value,

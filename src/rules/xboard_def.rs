@@ -210,7 +210,11 @@ mod tests {
             start("chancellor"),
             "cnbrkbnq/pppppppp/8/8/8/8/PPPPPPPP/CNBRKBNQ w KQEkqe - 0 1"
         );
-        assert!(start("chancellorx").contains(" w KQEkqd "), "{}", start("chancellorx"));
+        assert!(
+            start("chancellorx").contains(" w KQEkqd "),
+            "{}",
+            start("chancellorx")
+        );
         assert!(start("shatarhia").contains("[Hh] w Ee "));
         assert!(start("historia").contains(" w - "));
         assert_eq!(start("normal"), def("normal").start_fen);
@@ -224,7 +228,10 @@ mod tests {
 
     #[test]
     fn variant_men_from_piece_lines() {
-        assert_eq!(variant_men(def("chancellor")).as_deref(), Some("C:RN;K:KisO2"));
+        assert_eq!(
+            variant_men(def("chancellor")).as_deref(),
+            Some("C:RN;K:KisO2")
+        );
         assert_eq!(variant_men(def("great")), None);
         assert!(pgn_tags(def("normal"), def("normal").start_fen).is_empty());
     }
