@@ -236,3 +236,20 @@ fn annotate_adds_xboards_tags() {
     assert_eq!(g.tag("SetUp"), Some("1"), "{text}");
     assert_eq!(g.tag("Event"), Some("old"), "{text}");
 }
+
+#[test]
+fn kings_leap_reads_xboards_castling_word_for_the_sideways_leap() {
+    // XBoard writes the sideways leap e8g8 as `O-O` (the game has no castling): the
+    // word reads as the leap towards its side.
+    let fen = Some("4k3/8/8/8/8/8/8/4K3 b KQkq - 0 1");
+    let mut g = Game::new("kingsleap", fen).expect("FEN");
+    assert_eq!(g.san("e8g8").expect("the leap"), "Kg8");
+    assert_eq!(g.coordinates("O-O").expect("reads"), "e8g8");
+    assert_eq!(g.coordinates("O-O-O").expect("reads"), "e8c8");
+    // After the king moved there is no leap either: the word stays illegal.
+    let moved = Some("3k4/8/8/8/8/8/8/4K3 b - - 0 1");
+    assert!(Game::new("kingsleap", moved)
+        .expect("FEN")
+        .coordinates("O-O")
+        .is_err());
+}

@@ -71,22 +71,52 @@ impl<B: BoardWidth> Position<B> {
         let mut list = MoveList::new();
         self.generate_legal(&mut list);
         let legal = list.as_slice();
-        let castles = |m: &Move| m.kind() == MoveKind::Castle;
-        let mut found = self.san_matches(spec, legal).peekable();
-        // A castling word of a game that writes castling as the king's move
-        // (`SanStyle::castle_as_king_move`): else the side's only legal castling.
-        let word = matches!(spec, SanSpec::Castle { .. });
-        let fallback = word && self.rules.def.san.castle_as_king_move && found.peek().is_none();
-        let mut found: Box<dyn Iterator<Item = Move>> = if fallback {
-            Box::new(legal.iter().copied().filter(castles))
-        } else {
-            Box::new(found)
-        };
+        let mut found: Vec<Move> = self.san_matches(spec, legal).take(2).collect();
+        if let (SanSpec::Castle { long }, true) = (spec, found.is_empty()) {
+            found = self.castle_word_fallback(long, legal);
+        }
+        let mut found = found.into_iter();
         match (found.next(), found.next()) {
             (Some(m), None) => Ok(m),
             (None, _) => Err(MoveError::Illegal(text.to_string())),
             (Some(_), Some(_)) => Err(MoveError::Ambiguous(text.to_string())),
         }
+    }
+
+    /// What a castling word reads as when its own castling is not legal: in a game that
+    /// writes castling as the king's move (`SanStyle::castle_as_king_move`; XBoard writes
+    /// Chesquerque's castlings both `O-O`), the side's legal castlings; in a game with a
+    /// king's leap, the king's legal two-file sideways moves, `O-O` towards the h-side and
+    /// `O-O-O` towards the a-side (XBoard writes King's Leap's `Kg8` as `O-O`); else none. The caller takes one only
+    /// when it is the only one.
+    fn castle_word_fallback(&self, long: bool, legal: &[Move]) -> Vec<Move> {
+        let r = self.rules;
+        if r.def.san.castle_as_king_move {
+            return legal
+                .iter()
+                .copied()
+                .filter(|m| m.kind() == MoveKind::Castle)
+                .collect();
+        }
+        if r.king_leap.is_none() {
+            return Vec::new();
+        }
+        // As XBoard reads the words from the e-file: `O-O` to the h-side, `O-O-O` to the a-side.
+        let g = r.geo;
+        let side = self.side();
+        let towards = |from: Square, to: Square| (g.file(to) > g.file(from)) != long;
+        let king = self.king_sq[side];
+        legal
+            .iter()
+            .copied()
+            .filter(|m| {
+                m.kind() != MoveKind::Castle
+                    && m.from() == king
+                    && g.rank(m.to()) == g.rank(king)
+                    && g.file(m.to()).abs_diff(g.file(king)) == 2
+                    && towards(king, m.to())
+            })
+            .collect()
     }
 
     /// True when `text` has the shape of SAN on this board, legal or not.
