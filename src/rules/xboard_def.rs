@@ -170,7 +170,7 @@ fn king_squares(board: &str, def: &VariantDef) -> [Option<(usize, usize)>; 2] {
 
 /// Each side's king file letter (lowercase) on a FEN board field.
 fn king_files(board: &str, def: &VariantDef) -> [Option<char>; 2] {
-    king_squares(board, def).map(|sq| sq.and_then(|(f, _)| (b'a' + f as u8).try_into().ok()))
+    king_squares(board, def).map(|sq| sq.map(|(f, _)| char::from(b'a' + f as u8)))
 }
 
 /// The PGN tags XBoard needs to read a game of this variant from `start_fen` (sako's
