@@ -27,3 +27,4 @@ mod search_tactics;
 mod shakmaty_compare;
 mod strength_levels;
 mod tune;
+mod xboard_pgn;

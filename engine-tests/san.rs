@@ -183,12 +183,14 @@ fn both_castlings_of_the_chancellor_games() {
 
 #[test]
 fn chesquerque_points() {
-    // chesquerque.md 5: points a1..i9; castling e1h1 is O-O, e1b1 O-O-O.
+    // chesquerque.md 5: points a1..i9; castling is written as the king's move, every
+    // piece move with its origin (decisions.md: XBoard cannot be told the points).
     assert_eq!(san_at("chesquerque", None, "e2e4"), "e4");
     assert_eq!(san_at("chesquerque", None, "i2i3"), "i3");
     let castle = Some("r3k3r/ppppppppp/9/9/9/9/9/PPPPPPPPP/R3K3R w KQkq - 0 1");
-    assert_eq!(san_at("chesquerque", castle, "e1h1"), "O-O");
-    assert_eq!(san_at("chesquerque", castle, "e1b1"), "O-O-O");
+    assert_eq!(san_at("chesquerque", castle, "a1b1"), "Ra1b1");
+    assert_eq!(san_at("chesquerque", castle, "e1h1"), "Ke1h1");
+    assert_eq!(san_at("chesquerque", castle, "e1b1"), "Ke1b1");
     // d5 has no diagonals: its pawn captures straight ahead, written with the file.
     let straight = Some("4k4/9/9/3p5/3P5/9/9/9/4K4 w - - 0 1");
     assert_eq!(san_at("chesquerque", straight, "d5d6"), "dxd6");

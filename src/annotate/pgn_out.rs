@@ -7,6 +7,8 @@
 
 use crate::engine::time::Limits;
 use crate::matches::pgn::{tag, wrap};
+use crate::rules::variant::{all_variants, variant_id};
+use crate::rules::xboard_def::pgn_tags;
 use crate::Game;
 
 use super::analysis::{AnnotatedGame, MoveNote};
@@ -36,7 +38,7 @@ pub fn annotator(limits: &Limits) -> String {
 /// The annotated game as PGN text, ending with a blank line.
 pub fn write_game(g: &AnnotatedGame, limits: &Limits) -> String {
     let mut out = String::new();
-    for (name, value) in &g.pgn.tags {
+    for (name, value) in &output_tags(g) {
         if name != "Annotator" {
             tag(&mut out, name, value);
         }
@@ -46,6 +48,38 @@ pub fn write_game(g: &AnnotatedGame, limits: &Limits) -> String {
     wrap(&movetext(g), &mut out);
     out.push_str("\n\n");
     out
+}
+
+/// The input's tags with XBoard's variant tags of an engine-defined game
+/// ([`pgn_tags`]): `Variant`, `VariantMen`, `SetUp` added where missing (after the
+/// `Variant` tag, or at the end), and the `FEN` given (or added) in XBoard's form,
+/// the same position; the other tags as they were, in their order.
+fn output_tags(g: &AnnotatedGame) -> Vec<(String, String)> {
+    let def = &all_variants()[variant_id(g.variant).unwrap_or(0)];
+    let start = g.start_fen.as_deref().unwrap_or(def.start_fen);
+    let xboard = pgn_tags(def, start);
+    let mut tags = g.pgn.tags.clone();
+    if xboard.is_empty() {
+        return tags;
+    }
+    if !tags.iter().any(|(k, _)| k == "Variant") {
+        let at = tags.len().min(7);
+        tags.insert(at, ("Variant".to_string(), g.variant.to_string()));
+    }
+    let mut at = tags
+        .iter()
+        .position(|(k, _)| k == "Variant")
+        .map_or(tags.len(), |i| i + 1);
+    for (name, value) in xboard {
+        match tags.iter_mut().find(|(k, _)| k == name) {
+            Some(old) => old.1 = value,
+            None => {
+                tags.insert(at, (name.to_string(), value));
+                at += 1;
+            }
+        }
+    }
+    tags
 }
 
 /// A comment's text made safe inside braces.

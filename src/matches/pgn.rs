@@ -5,6 +5,7 @@
 use super::args::PgnMoves;
 use super::referee::{comment_safe, GameRecord};
 use crate::rules::variant::{all_variants, variant_id};
+use crate::rules::xboard_def::pgn_tags;
 use crate::Game;
 
 /// Tags that are the same for every game of a match.
@@ -52,7 +53,10 @@ pub fn write_game(rec: &GameRecord, meta: &PgnMeta, min: bool) -> String {
 }
 
 /// The game as PGN text (ending with a blank line), its moves in `notation`. `min`:
-/// the seven tags, the variant tags and the moves without comments.
+/// the seven tags, the variant tags and the moves without comments. The variant tags
+/// of an engine-defined game are XBoard's (`VariantMen`, `FEN` in XBoard's form and
+/// `SetUp`, [`pgn_tags`]), in either notation, so that XBoard reads the file; a game
+/// XBoard knows gets `FEN`/`SetUp` only from a position other than its start.
 pub fn write_game_as(rec: &GameRecord, meta: &PgnMeta, min: bool, notation: PgnMoves) -> String {
     let mut out = String::new();
     tag(&mut out, "Event", &meta.event);
@@ -74,7 +78,13 @@ pub fn write_game_as(rec: &GameRecord, meta: &PgnMeta, min: bool, notation: PgnM
     if rec.variant != "normal" {
         tag(&mut out, "Variant", &rec.variant);
     }
-    if non_standard {
+    let xboard = variant_id(&rec.variant)
+        .map(|id| pgn_tags(&all_variants()[id], &start_fen))
+        .unwrap_or_default();
+    for (name, value) in &xboard {
+        tag(&mut out, name, value);
+    }
+    if non_standard && xboard.is_empty() {
         tag(&mut out, "FEN", &start_fen);
         tag(&mut out, "SetUp", "1");
     }

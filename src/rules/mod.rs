@@ -12,4 +12,5 @@ pub mod moves;
 pub mod piece;
 pub mod position;
 pub mod variant;
+pub mod xboard_def;
 pub mod zobrist;

@@ -134,6 +134,21 @@ pub struct XboardDef {
     pub pieces: &'static [(char, Option<&'static str>)],
 }
 
+/// How a game's SAN is written (docs/rules/README.md#san), for games whose moves a
+/// reader cannot find from the short standard form. The default is the standard form.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SanStyle {
+    /// Every piece move names its origin square (`Af1g1`, `Bh8xi7`): for games whose
+    /// moves depend on the square (Chesquerque's points), which XBoard cannot be told,
+    /// so that it cannot find the piece of a short `Bi7`. Pawn moves stay short.
+    pub piece_origin: bool,
+    /// Castling is written as the king's move with its origin (`Ke1h1`, `Ke9b9`), which
+    /// XBoard reads as the castling, where XBoard's `O-O`/`O-O-O` do not name the
+    /// castlings as sako's do. The words are still read: each its own castling as
+    /// before, or the side's only legal castling when its own is not legal.
+    pub castle_as_king_move: bool,
+}
+
 /// A game: all the data that defines it.
 #[derive(Clone, Debug)]
 pub struct VariantDef {
@@ -175,6 +190,8 @@ pub struct VariantDef {
     pub eval_table: &'static str,
     /// How XBoard is told about the game (`None`: XBoard knows it by name).
     pub xboard: Option<XboardDef>,
+    /// How the game's SAN is written where the standard short form does not suit it.
+    pub san: SanStyle,
 }
 
 /// The embedded text of `eval-tables/<name>.txt`.
@@ -283,6 +300,7 @@ fn normal() -> VariantDef {
         end: FIDE_END,
         eval_table: eval_table!("normal"),
         xboard: None,
+        san: SanStyle::default(),
     }
 }
 
@@ -407,6 +425,7 @@ fn great() -> VariantDef {
         },
         eval_table: eval_table!("great"),
         xboard: None,
+        san: SanStyle::default(),
     }
 }
 
@@ -465,6 +484,7 @@ fn historia() -> VariantDef {
             castling_field: None,
             pieces: &[('Q', None), ('E', None), ('P', None)],
         }),
+        san: SanStyle::default(),
     }
 }
 
@@ -522,6 +542,7 @@ fn shatarhia() -> VariantDef {
             castling_field: Some("Ee"),
             pieces: &[('Q', None), ('H', None), ('K', None), ('P', None)],
         }),
+        san: SanStyle::default(),
     }
 }
 
@@ -630,6 +651,10 @@ fn chesquerque() -> VariantDef {
             castling_field: None,
             pieces: &[('K', Some("KisO3"))],
         }),
+        san: SanStyle {
+            piece_origin: true,
+            castle_as_king_move: true,
+        },
     }
 }
 

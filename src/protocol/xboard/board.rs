@@ -1,65 +1,8 @@
-//! How XBoard is shown a board it does not know: the `setup` and piece lines sent after
-//! `variant NAME`, its FEN and square spellings, and the colour map of highlighted squares.
+//! XBoard's FEN and square spellings and the colour map of highlighted squares (the
+//! `setup` and piece lines sent after `variant NAME` are in [`crate::rules::xboard_def`]).
 
 use crate::rules::position::Color;
-use crate::rules::variant::{all_variants, variant_id, VariantDef};
-
-/// What the engine sends after `variant NAME` so that XBoard shows the right board,
-/// pieces and holdings for games it does not know itself, made from the variant's
-/// [`XboardDef`](crate::rules::variant::XboardDef). Every line was tried on XBoard 4.9.1
-/// (engine-tests/protocol/xboard-notes.md): the piece table puts each letter on the
-/// XBoard piece whose image fits, `+7_bughouse` gives Historia hands that hold the king,
-/// `_seirawan` with king files `Ee` in the castling field lets XBoard gate the Hia, and
-/// `KisO2`/`KisO3` make XBoard move the corner partner when castling.
-pub fn setup_lines(def: &VariantDef) -> Vec<String> {
-    let Some(xb) = &def.xboard else {
-        return Vec::new();
-    };
-    let g = def.geometry;
-    let mut fen: Vec<&str> = def.start_fen.split(' ').collect();
-    if let (Some(field), Some(castling)) = (fen.get_mut(2), xb.castling_field) {
-        *field = castling;
-    }
-    let mut lines = vec![format!(
-        "setup ({}{}) {}x{}+{} {}",
-        xb.piece_table,
-        xb.piece_table.to_ascii_lowercase(),
-        g.files,
-        g.ranks,
-        xb.holdings,
-        fen.join(" ")
-    )];
-    for &(letter, own) in xb.pieces {
-        let betza = match own {
-            Some(b) => b.to_string(),
-            None => def
-                .pieces
-                .iter()
-                .find(|p| p.letter == letter)
-                .map_or_else(String::new, |p| xboard_betza(p.betza)),
-        };
-        lines.push(format!("piece {letter}& {betza}"));
-    }
-    lines
-}
-
-/// A Betza text as the tested XBoard lines spell it: in each atom the modality (`m`,
-/// `c`) comes before the other modifiers (`fmWfcF` is written `mfWcfF`).
-pub(super) fn xboard_betza(betza: &str) -> String {
-    let mut out = String::new();
-    let mut modifiers = String::new();
-    for c in betza.chars() {
-        if c.is_ascii_lowercase() {
-            modifiers.push(c);
-            continue;
-        }
-        out.extend(modifiers.chars().filter(|m| matches!(m, 'm' | 'c')));
-        out.extend(modifiers.chars().filter(|m| !matches!(m, 'm' | 'c')));
-        modifiers.clear();
-        out.push(c);
-    }
-    out + &modifiers
-}
+use crate::rules::variant::{all_variants, variant_id};
 
 /// (file, rank) of a square name on a board of `files` x `ranks`, both 0-based.
 pub(super) fn parse_xboard_square(

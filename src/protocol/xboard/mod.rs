@@ -10,7 +10,8 @@ use crate::game::GameError;
 use crate::rules::position::notation::MoveError;
 use crate::rules::position::{fen_board_cells, Color};
 use crate::rules::variant::{all_variants, variant_id};
-use board::{from_xboard_fen, highlight_fen, parse_xboard_square, setup_lines};
+use crate::rules::xboard_def::setup_lines;
+use board::{from_xboard_fen, highlight_fen, parse_xboard_square};
 
 mod board;
 mod draw;

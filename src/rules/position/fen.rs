@@ -433,8 +433,9 @@ impl<B: BoardWidth> Position<B> {
     }
 
     /// The rights bit the castling letter `c` keeps (none when its pieces left home):
-    /// `K`, `Q` or a partner's file letter, the side by case. For the king's leap any of
-    /// these keeps the side's one leap right.
+    /// `K`, `Q` or a partner's file letter, the side by case; the file letter of the
+    /// side's castling king (XBoard's `KQEkqe`) is read and keeps nothing by itself. For
+    /// the king's leap any of these keeps the side's one leap right.
     fn castling_right(&self, c: char) -> Result<u8, FenError> {
         let rules = self.rules;
         let geo = rules.geo;
@@ -451,18 +452,21 @@ impl<B: BoardWidth> Position<B> {
                 0
             });
         }
-        let cr = rules
-            .castling
-            .iter()
-            .find(|cr| {
-                cr.color == color
-                    && (cr.flag.to_ascii_uppercase() == up
-                        || geo
-                            .file_char(geo.file(cr.partner_from))
-                            .to_ascii_uppercase()
-                            == up)
-            })
-            .ok_or(FenError::BadCastling(c))?;
+        let file_is = |sq| geo.file_char(geo.file(sq)).to_ascii_uppercase() == up;
+        let Some(cr) = rules.castling.iter().find(|cr| {
+            cr.color == color && (cr.flag.to_ascii_uppercase() == up || file_is(cr.partner_from))
+        }) else {
+            // XBoard's mark of an unmoved king (`KQEkqe`): its home file, no right itself.
+            let king_file = rules
+                .castling
+                .iter()
+                .any(|cr| cr.color == color && file_is(cr.king_from));
+            return if king_file {
+                Ok(0)
+            } else {
+                Err(FenError::BadCastling(c))
+            };
+        };
         let at_home = self.mailbox[cr.king_from] == piece_code(color, rules.king)
             && self.mailbox[cr.partner_from] == piece_code(color, cr.partner_type);
         Ok(if at_home { cr.bit } else { 0 })

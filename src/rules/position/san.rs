@@ -70,12 +70,53 @@ impl<B: BoardWidth> Position<B> {
             .ok_or_else(|| MoveError::Unparsable(text.to_string()))?;
         let mut list = MoveList::new();
         self.generate_legal(&mut list);
-        let mut found = self.san_matches(spec, list.as_slice());
+        let legal = list.as_slice();
+        let mut found: Vec<Move> = self.san_matches(spec, legal).take(2).collect();
+        if let (SanSpec::Castle { long }, true) = (spec, found.is_empty()) {
+            found = self.castle_word_fallback(long, legal);
+        }
+        let mut found = found.into_iter();
         match (found.next(), found.next()) {
             (Some(m), None) => Ok(m),
             (None, _) => Err(MoveError::Illegal(text.to_string())),
             (Some(_), Some(_)) => Err(MoveError::Ambiguous(text.to_string())),
         }
+    }
+
+    /// What a castling word reads as when its own castling is not legal: in a game that
+    /// writes castling as the king's move (`SanStyle::castle_as_king_move`; XBoard writes
+    /// Chesquerque's castlings both `O-O`), the side's legal castlings; in a game with a
+    /// king's leap, the king's legal two-file sideways moves, `O-O` towards the h-side and
+    /// `O-O-O` towards the a-side (XBoard writes King's Leap's `Kg8` as `O-O`); else none. The caller takes one only
+    /// when it is the only one.
+    fn castle_word_fallback(&self, long: bool, legal: &[Move]) -> Vec<Move> {
+        let r = self.rules;
+        if r.def.san.castle_as_king_move {
+            return legal
+                .iter()
+                .copied()
+                .filter(|m| m.kind() == MoveKind::Castle)
+                .collect();
+        }
+        if r.king_leap.is_none() {
+            return Vec::new();
+        }
+        // As XBoard reads the words from the e-file: `O-O` to the h-side, `O-O-O` to the a-side.
+        let g = r.geo;
+        let side = self.side();
+        let towards = |from: Square, to: Square| (g.file(to) > g.file(from)) != long;
+        let king = self.king_sq[side];
+        legal
+            .iter()
+            .copied()
+            .filter(|m| {
+                m.kind() != MoveKind::Castle
+                    && m.from() == king
+                    && g.rank(m.to()) == g.rank(king)
+                    && g.file(m.to()).abs_diff(g.file(king)) == 2
+                    && towards(king, m.to())
+            })
+            .collect()
     }
 
     /// True when `text` has the shape of SAN on this board, legal or not.
@@ -105,6 +146,9 @@ impl<B: BoardWidth> Position<B> {
     fn san_body(&self, m: Move, legal: &[Move]) -> String {
         let r = self.rules;
         match m.kind() {
+            MoveKind::Castle if r.def.san.castle_as_king_move => {
+                return self.spec_text(self.full_spec(m, None), m)
+            }
             MoveKind::Castle => return castle_text(self.castle_is_long(m.piece())).to_string(),
             MoveKind::Drop => return format!("{}@{}", r.letters[m.piece()], r.geo.name(m.to())),
             _ => {}
@@ -133,6 +177,9 @@ impl<B: BoardWidth> Position<B> {
             to,
             suffix,
         };
+        if self.rules.def.san.piece_origin && !pawn {
+            return vec![spec(true, true)];
+        }
         if pawn {
             let plain = g.file(from) == g.file(to) && !self.is_capture(m);
             let mut forms = vec![spec(true, false), spec(true, true)];
@@ -147,6 +194,18 @@ impl<B: BoardWidth> Position<B> {
                 spec(false, true),
                 spec(true, true),
             ]
+        }
+    }
+
+    /// The spec naming `m`'s moving piece, both origin coordinates and its target.
+    fn full_spec(&self, m: Move, suffix: Option<PieceType>) -> SanSpec {
+        let g = self.rules.geo;
+        SanSpec::Move {
+            piece: Some(piece_type(self.piece_on(m.from()))),
+            file: Some(g.file(m.from())),
+            rank: Some(g.rank(m.from())),
+            to: m.to(),
+            suffix,
         }
     }
 
@@ -251,7 +310,12 @@ impl<B: BoardWidth> Position<B> {
                 to,
                 suffix,
             } => {
-                if matches!(m.kind(), MoveKind::Drop | MoveKind::Castle) || m.to() != to {
+                // Castling is a king's move where the game writes it so.
+                let castle_ok = self.rules.def.san.castle_as_king_move;
+                if m.kind() == MoveKind::Drop
+                    || (m.kind() == MoveKind::Castle && !castle_ok)
+                    || m.to() != to
+                {
                     return false;
                 }
                 let from = m.from();
