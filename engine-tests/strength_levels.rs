@@ -124,22 +124,6 @@ fn middle_levels_never_leave_the_queen_en_prise() {
     }
 }
 
-/// Runs `sako uci` on `script` and returns what it printed.
-fn uci_transcript(script: &str) -> String {
-    use std::io::Write;
-    let mut child = std::process::Command::new(crate::common::sako_bin())
-        .arg("uci")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("sako uci: {e}"));
-    if let Some(mut input) = child.stdin.take() {
-        input.write_all(script.as_bytes()).expect("write to sako");
-    }
-    let out = child.wait_with_output().expect("sako uci output");
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 /// `EvalTables DIR` also reads `DIR/levels.txt`: a table with other labels changes the
 /// `UCI_Elo` range, and a broken one is refused with the table in force kept.
 #[test]
@@ -155,13 +139,16 @@ fn an_eval_tables_folder_brings_its_own_level_table() {
     let rows = "level * 1000 300 1 8 250 120 400\nlevel * 3000 40000 10 3 35 18 80\n";
     std::fs::write(good.join("levels.txt"), rows).expect("write");
     std::fs::write(broken.join("levels.txt"), "level * 1000 300 one\n").expect("write");
-    let out = uci_transcript(&format!(
-        "uci\nsetoption name UCI_Elo value 3000\nsetoption name EvalTables value {}\n\
+    let out = crate::common::converse(
+        &["uci"],
+        &format!(
+            "uci\nsetoption name UCI_Elo value 3000\nsetoption name EvalTables value {}\n\
          setoption name UCI_Elo value 3000\nsetoption name EvalTables value {}\n\
          setoption name UCI_Elo value 900\nsetoption name UCI_Elo value 3000\nisready\nquit\n",
-        good.display(),
-        broken.display()
-    ));
+            good.display(),
+            broken.display()
+        ),
+    );
     let refused: Vec<&str> = out
         .lines()
         .filter(|l| l.contains("Error (bad value for UCI_Elo)"))

@@ -8,9 +8,6 @@
 //! castling as the king's move, reads back through the openings and annotate readers
 //! to the same moves, and the old `O-O-O`/`O-O` and XBoard's `O-O` still read.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use sako::annotate::pgn_out::write_game;
 use sako::annotate::source::read_games;
 use sako::annotate::{annotate_text, Options};
@@ -20,7 +17,7 @@ use sako::matches::pgn::{parse_pgn, PgnGame};
 use sako::rules::variant::all_variants;
 use sako::Game;
 
-use crate::common::{fresh_temp_dir, run_match, sako_bin, words};
+use crate::common::{converse, fresh_temp_dir, run_match, words};
 
 const SAKO: &str = env!("CARGO_BIN_EXE_sako");
 
@@ -93,18 +90,9 @@ fn one_game(variant: &str, name: &str, plies: usize, opening: Option<&str>) -> S
 
 /// The `piece` lines sako sends XBoard after `variant V`, as `LETTER:BETZA;...`.
 fn piece_lines(variant: &str) -> String {
-    let mut child = Command::new(sako_bin())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("run sako");
     let script = format!("xboard\nprotover 2\nvariant {variant}\nping 1\nquit\n");
-    if let Some(mut stdin) = child.stdin.take() {
-        stdin.write_all(script.as_bytes()).expect("write to sako");
-    }
-    let out = child.wait_with_output().expect("sako answers");
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
+    let out = converse(&[], &script);
+    out.lines()
         .filter_map(|l| l.strip_prefix("piece "))
         .map(|l| l.replacen("& ", ":", 1))
         .collect::<Vec<_>>()

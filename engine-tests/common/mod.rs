@@ -99,6 +99,22 @@ pub fn fresh_temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// Runs `sako ARGS` with `script` on its standard input and returns what it printed.
+pub fn converse(args: &[&str], script: &str) -> String {
+    use std::io::Write;
+    let mut child = std::process::Command::new(sako_bin())
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("sako {args:?}: {e}"));
+    if let Some(mut input) = child.stdin.take() {
+        input.write_all(script.as_bytes()).expect("write to sako");
+    }
+    let out = child.wait_with_output().expect("sako's output");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 /// The words of `s` as owned strings (command-line arguments).
 pub fn words(s: &str) -> Vec<String> {
     s.split_whitespace().map(str::to_string).collect()

@@ -121,6 +121,25 @@ impl Engine {
         )
     }
 
+    /// Sends `quit`; the engine must exit with success within 10 s and not have panicked
+    /// (else the test fails with the conversation, for `seed`).
+    fn quit_cleanly(&mut self, seed: u64) {
+        let fail =
+            |engine: &Engine, what: String| -> ! { panic!("{}", engine.report(&what, seed)) };
+        if let Err(e) = self.send(b"quit") {
+            fail(self, e);
+        }
+        match self.process.wait_exit(Duration::from_secs(10)) {
+            Ok(s) if s.success() => {}
+            Ok(s) => fail(self, format!("exit status {s}")),
+            Err(e) => fail(self, e),
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        if self.process.panicked() {
+            fail(self, "the engine panicked".into());
+        }
+    }
+
     fn send(&mut self, bytes: &[u8]) -> Result<(), String> {
         push_log(&self.log, format!("> {}", shown(bytes)));
         let Some(stdin) = self.process.stdin.as_mut() else {
@@ -595,18 +614,7 @@ fn xboard_variant_switches_and_analysis_while_searching() {
             fail(&engine, format!("round {round}: {e}"));
         }
     }
-    if let Err(e) = engine.send(b"quit") {
-        fail(&engine, e);
-    }
-    match engine.process.wait_exit(Duration::from_secs(10)) {
-        Ok(s) if s.success() => {}
-        Ok(s) => fail(&engine, format!("exit status {s}")),
-        Err(e) => fail(&engine, e),
-    }
-    std::thread::sleep(Duration::from_millis(50));
-    if engine.process.panicked() {
-        fail(&engine, "the engine panicked".into());
-    }
+    engine.quit_cleanly(seed);
 }
 
 #[test]
@@ -673,18 +681,7 @@ fn uci_go_while_searching_and_variant_switches() {
             fail(&engine, format!("round {round}: {e}"));
         }
     }
-    if let Err(e) = engine.send(b"quit") {
-        fail(&engine, e);
-    }
-    match engine.process.wait_exit(Duration::from_secs(10)) {
-        Ok(s) if s.success() => {}
-        Ok(s) => fail(&engine, format!("exit status {s}")),
-        Err(e) => fail(&engine, e),
-    }
-    std::thread::sleep(Duration::from_millis(50));
-    if engine.process.panicked() {
-        fail(&engine, "the engine panicked".into());
-    }
+    engine.quit_cleanly(seed);
 }
 
 /// Peak resident memory of process `pid` in MB (VmHWM), where the system reports it.
