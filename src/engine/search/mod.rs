@@ -12,7 +12,9 @@
 //! * `qsearch.rs`: the quiescence search;
 //! * `ordering.rs` and `picker.rs`: move-ordering scores and the staged move picker;
 //! * `params.rs`: the tunable constants of the rules above (UCI options in a build
-//!   with the `spsa` feature, for `scripts/spsa`).
+//!   with the `spsa` feature, for `scripts/spsa`);
+//! * `constants.rs`: their values for one game (defaults, or the game's line of
+//!   `eval-tables/search.txt`) and the late-move reduction table they imply.
 //!
 //! # Outline for a newcomer
 //! * [`search`] starts `threads` workers with `std::thread::scope`. Each has its own copy
@@ -76,6 +78,7 @@
 //! there a side with no legal move loses, so zugzwang and stalemate decide endgames
 //! and a pass would hide exactly those. It is never used twice in a row.
 
+pub mod constants;
 mod frame;
 mod node;
 mod ordering;
@@ -98,6 +101,7 @@ use crate::engine::tt::Tt;
 use crate::rules::compile::BoardWidth;
 use crate::rules::moves::{Move, MoveList};
 use crate::rules::position::{Color, Position};
+use constants::Constants;
 use threads::{excluded_root_moves, run_workers, Shared};
 
 /// The score of a mate at the root (a mate `n` plies away scores `MATE - n`).
@@ -265,6 +269,8 @@ pub struct SearchResult {
 struct Worker<'a, B: BoardWidth> {
     pos: Position<B>,
     sh: &'a Shared<'a>,
+    /// The game's search constants (the shared ones, one indirection nearer).
+    k: &'a Constants,
     id: usize,
     nodes: u64,
     seldepth: usize,
@@ -310,6 +316,7 @@ impl<'a, B: BoardWidth> Worker<'a, B> {
         Worker {
             pos,
             sh,
+            k: &sh.constants,
             id,
             nodes: 0,
             seldepth: 0,
@@ -398,6 +405,7 @@ pub fn search<B: BoardWidth>(
         multipv: opts.multipv.max(1),
         excluded: excluded_root_moves(&root, &legal, &opts.exclude),
         histories: opts.histories,
+        constants: Constants::for_game(opts.eval.variant),
     };
     let found = run_workers(&root, &shared, legal.len(), on_info).unwrap_or_default();
     let best = if found.best == Move::NONE {

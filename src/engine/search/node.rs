@@ -1,8 +1,8 @@
 //! The main alpha-beta node: game-end rules, table cut-offs, static evaluation,
 //! the move loop with its PVS re-searches, and the updates after a cut-off.
 
-use super::params::{get, P};
-use super::pruning::{plies, reduction_1024, Verdict};
+use super::params::P;
+use super::pruning::{plies, Verdict};
 use super::singular::{excluded_key, Singular};
 use super::{Worker, INF, MATE, MATE_BOUND, MAX_PLY};
 
@@ -109,7 +109,7 @@ impl<B: BoardWidth> Worker<'_, B> {
         // Internal iterative reduction: a node the table knows no move for is
         // searched a ply shallower (its next visit will have a move to try first).
         // Expected cut nodes, deep enough, lose one ply more.
-        if depth >= get(P::IirMinDepth) && node.tt_move == Move::NONE && !excluding {
+        if depth >= self.k.get(P::IirMinDepth) && node.tt_move == Move::NONE && !excluding {
             node.depth -= 1 + i32::from(node.is_cut() && depth >= 8);
         }
         self.search_moves(&node, alpha, beta, key)
@@ -366,29 +366,29 @@ impl<B: BoardWidth> Worker<'_, B> {
             && m != killers[1];
         let mut score;
         if reducible {
-            let mut r = reduction_1024(depth, index);
+            let mut r = self.k.reduction_1024(depth, index);
             if pv_node || node.tt_pv {
-                r -= get(P::LmrPv);
+                r -= self.k.get(P::LmrPv);
             }
             if !node.improving {
-                r += get(P::LmrNotImproving);
+                r += self.k.get(P::LmrNotImproving);
             }
             // Expected cut nodes: a late move is unlikely to be the one that cuts.
             if node.is_cut() {
-                r += get(P::LmrCutNode);
+                r += self.k.get(P::LmrCutNode);
             }
             // The table's move is a capture: quiet moves are less likely to matter.
             if tt_tactical {
-                r += get(P::LmrTtTactical);
+                r += self.k.get(P::LmrTtTactical);
             }
             // Quiet moves with a good history are reduced less, bad ones more.
-            let r = plies(r) - history / get(P::LmrHistoryDiv);
+            let r = plies(r) - history / self.k.get(P::LmrHistoryDiv);
             let reduced = (new_depth - r).clamp(1, new_depth.max(1));
             score = -self.negamax(-alpha - 1, -alpha, reduced, ply + 1, NodeKind::Cut, true);
             if score > alpha && reduced < new_depth {
                 // A clear surprise earns a ply more, a narrow one a ply less.
-                new_depth += i32::from(score > best + get(P::DeeperMargin) + 2 * new_depth);
-                new_depth -= i32::from(score < best + get(P::ShallowerMargin));
+                new_depth += i32::from(score > best + self.k.get(P::DeeperMargin) + 2 * new_depth);
+                new_depth -= i32::from(score < best + self.k.get(P::ShallowerMargin));
                 if new_depth > reduced {
                     score =
                         -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, kind.flipped(), true);
@@ -425,8 +425,8 @@ impl<B: BoardWidth> Worker<'_, B> {
         ply: usize,
         tried: (&[Move], &[Move]),
     ) {
-        let bonus = (get(P::HistoryBonusMul) * depth - get(P::HistoryBonusSub))
-            .clamp(50, get(P::HistoryBonusMax));
+        let bonus = (self.k.get(P::HistoryBonusMul) * depth - self.k.get(P::HistoryBonusSub))
+            .clamp(50, self.k.get(P::HistoryBonusMax));
         let keys = self.continuation_keys(ply);
         if tactical {
             let (s, v) = (self.move_slot(m), self.victim_type(m));

@@ -1,11 +1,13 @@
 //! The search's tunable constants: the margins, divisors and limits of its pruning,
 //! reduction and extension rules, in one table.
 //!
-//! A normal build reads each value as a constant ([`get`] folds to the default). A
+//! A search reads them through [`super::constants::Constants`]: a normal build from
+//! these defaults, overridden per game by the built-in `eval-tables/search.txt`. A
 //! build with the cargo feature `spsa` keeps the values in atomics and lists each as a
 //! UCI spin option `Tune<Name>` (see [`uci_options`] and [`set`]), so that
 //! `scripts/spsa` can tune them by playing games between two settings. Tuned values
-//! come back here as new defaults, each change tested by a match like any other.
+//! come back as new defaults, or as a game's line in `search.txt`, each change tested
+//! by a match like any other.
 
 #[cfg(feature = "spsa")]
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -83,16 +85,16 @@ search_params! {
     QsDeltaMargin = 265 in 50..=400, "Quiescence delta pruning: the margin over the victim's value.";
 }
 
-/// The value of `p` in this build.
-#[inline(always)]
-pub fn get(p: P) -> i32 {
+/// The value of the constant at `index` of [`PARAMS`] now: as last set by its
+/// option in an `spsa` build, the default otherwise.
+pub fn current(index: usize) -> i32 {
     #[cfg(feature = "spsa")]
     {
-        VALUES[p as usize].load(Ordering::Relaxed)
+        VALUES[index].load(Ordering::Relaxed)
     }
     #[cfg(not(feature = "spsa"))]
     {
-        PARAMS[p as usize].default
+        PARAMS[index].default
     }
 }
 
@@ -157,7 +159,6 @@ mod tests {
                 p.name
             );
         }
-        assert_eq!(get(P::LmrDivisor), PARAMS[P::LmrDivisor as usize].default);
     }
 
     #[cfg(not(feature = "spsa"))]
@@ -165,7 +166,10 @@ mod tests {
     fn a_normal_build_has_no_tuning_options() {
         assert!(uci_options().is_empty());
         assert!(set("TuneRfpMargin", "120").is_none());
-        assert_eq!(get(P::RfpMargin), PARAMS[P::RfpMargin as usize].default);
+        assert_eq!(
+            current(P::RfpMargin as usize),
+            PARAMS[P::RfpMargin as usize].default
+        );
     }
 
     #[cfg(feature = "spsa")]
@@ -173,10 +177,10 @@ mod tests {
     fn a_tuning_build_lists_and_sets_its_constants() {
         assert_eq!(uci_options().len(), PARAMS.len());
         assert_eq!(set("tuneaspirationdelta", "20"), Some(Ok(())));
-        assert_eq!(get(P::AspirationDelta), 20);
+        assert_eq!(current(P::AspirationDelta as usize), 20);
         assert!(matches!(set("TuneAspirationDelta", "999"), Some(Err(_))));
         assert!(matches!(set("TuneAspirationDelta", "x"), Some(Err(_))));
-        assert_eq!(get(P::AspirationDelta), 20);
+        assert_eq!(current(P::AspirationDelta as usize), 20);
         assert!(set("TuneNoSuchThing", "1").is_none());
         assert!(set("Hash", "1").is_none());
         let default = PARAMS[P::AspirationDelta as usize].default.to_string();

@@ -1,8 +1,8 @@
-//! Pruning and reductions: the late-move reduction table, whole-node pruning
+//! Pruning and reductions: rounding reductions to plies, whole-node pruning
 //! (razoring, reverse futility, null move, ProbCut) and the verdict on late moves.
 
 use super::frame::{Node, NodeKind, Tried};
-use super::params::{get, P};
+use super::params::P;
 use super::tt_score::{from_tt, to_tt};
 use super::{Worker, MATE_BOUND};
 
@@ -12,55 +12,10 @@ use crate::rules::moves::MoveList;
 use crate::rules::position::Color;
 use crate::rules::variant::NoMoveRule;
 
-/// `ln(depth) * ln(moves)`-shaped late-move reductions in 1/1024 ply, computed once.
-static REDUCTIONS: once_cell::sync::Lazy<[[i32; 64]; 64]> = once_cell::sync::Lazy::new(|| {
-    let mut table = [[0; 64]; 64];
-    for (d, row) in table.iter_mut().enumerate().skip(1) {
-        for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = reduction_formula(d, m);
-        }
-    }
-    table
-});
-
-/// The late-move reduction of the `moves`-th move at `depth` (1 to 63 each) by the
-/// divisor [`P::LmrDivisor`], in 1/1024 ply.
-fn reduction_formula(depth: usize, moves: usize) -> i32 {
-    let divisor = f64::from(get(P::LmrDivisor)) / 100.0;
-    ((depth as f64).ln() * (moves as f64).ln() / divisor * 1024.0) as i32
-}
-
-/// The late-move reduction of the `moves`-th move at `depth` in 1/1024 ply, offset by
-/// [`P::LmrOffset`]; the node's adjustments are added in the same unit before
-/// [`plies`] rounds it down.
-#[inline]
-pub(super) fn reduction_1024(depth: i32, moves: usize) -> i32 {
-    let (d, m) = (depth.clamp(1, 63) as usize, moves.clamp(1, 63));
-    let base = if cfg!(feature = "spsa") {
-        // The divisor may change between searches: no table.
-        reduction_formula(d, m)
-    } else {
-        REDUCTIONS[d][m]
-    };
-    base + get(P::LmrOffset)
-}
-
 /// Whole plies of a reduction in 1/1024 ply, rounded down.
 #[inline]
 pub(super) fn plies(r_1024: i32) -> i32 {
     r_1024.div_euclid(1024)
-}
-
-/// The late-move reduction of the `moves`-th move at `depth`, in whole plies.
-#[inline]
-pub(super) fn reduction(depth: i32, moves: usize) -> i32 {
-    plies(reduction_1024(depth, moves))
-}
-
-/// How many quiet moves a non-PV node at `depth` (1 to 4) searches before late-move
-/// pruning drops the rest.
-fn late_move_limit(depth: i32, improving: bool) -> usize {
-    ((get(P::LmpBase) + depth * depth) / if improving { 1 } else { 2 }) as usize
 }
 
 /// What late-move pruning decides for a move.
@@ -72,6 +27,12 @@ pub(super) enum Verdict {
 }
 
 impl<B: BoardWidth> Worker<'_, B> {
+    /// How many quiet moves a non-PV node at `depth` (1 to 4) searches before late-move
+    /// pruning drops the rest.
+    fn late_move_limit(&self, depth: i32, improving: bool) -> usize {
+        ((self.k.get(P::LmpBase) + depth * depth) / if improving { 1 } else { 2 }) as usize
+    }
+
     /// Whether the side to move may pass for null-move pruning (see the module
     /// documentation of the search: drops, bare king and pawns, stalemate wins).
     fn null_allowed(&self) -> bool {
@@ -98,8 +59,8 @@ impl<B: BoardWidth> Worker<'_, B> {
     pub(super) fn prune_node(&mut self, node: &Node, beta: i32, allow_null: bool) -> Option<i32> {
         let (depth, static_eval) = (node.depth, node.static_eval());
         // Razoring: so far below the window that only a capture could help.
-        let razor_margin = get(P::RazorBase) + get(P::RazorDepth2) * depth * depth;
-        if depth <= get(P::RazorMaxDepth) && static_eval + razor_margin < beta {
+        let razor_margin = self.k.get(P::RazorBase) + self.k.get(P::RazorDepth2) * depth * depth;
+        if depth <= self.k.get(P::RazorMaxDepth) && static_eval + razor_margin < beta {
             let score = self.qsearch(beta - 1, beta, node.ply);
             if self.stopped {
                 return Some(0);
@@ -109,22 +70,22 @@ impl<B: BoardWidth> Worker<'_, B> {
             }
         }
         // Reverse futility: far above beta near the leaves (less far when improving).
-        let margin = get(P::RfpMargin) * depth
+        let margin = self.k.get(P::RfpMargin) * depth
             - if node.improving {
-                get(P::RfpImproving)
+                self.k.get(P::RfpImproving)
             } else {
                 0
             };
-        if depth <= get(P::RfpDepth) && static_eval - margin >= beta {
+        if depth <= self.k.get(P::RfpDepth) && static_eval - margin >= beta {
             return Some(static_eval);
         }
         if !(allow_null && depth >= 3 && static_eval >= beta && self.null_allowed()) {
             return None;
         }
         // The further above beta, the larger the reduction.
-        let r = get(P::NmpBase)
-            + depth / get(P::NmpDepthDiv)
-            + ((static_eval - beta) / get(P::NmpEvalDiv)).min(3);
+        let r = self.k.get(P::NmpBase)
+            + depth / self.k.get(P::NmpDepthDiv)
+            + ((static_eval - beta) / self.k.get(P::NmpEvalDiv)).min(3);
         self.moved[node.ply] = None;
         self.pos.make_null();
         self.sh.tt.prefetch(self.pos.key());
@@ -161,9 +122,9 @@ impl<B: BoardWidth> Worker<'_, B> {
         tt: Option<&Entry>,
     ) -> Option<i32> {
         let (depth, ply) = (node.depth, node.ply);
-        let raised =
-            beta + get(P::ProbcutMargin) - get(P::ProbcutImproving) * i32::from(node.improving);
-        if depth < get(P::ProbcutMinDepth) || raised >= MATE_BOUND {
+        let raised = beta + self.k.get(P::ProbcutMargin)
+            - self.k.get(P::ProbcutImproving) * i32::from(node.improving);
+        if depth < self.k.get(P::ProbcutMinDepth) || raised >= MATE_BOUND {
             return None;
         }
         // The table already has the node below the raised bound at nearly this depth.
@@ -231,7 +192,7 @@ impl<B: BoardWidth> Worker<'_, B> {
         if tried.tactical {
             let losing = depth <= 4
                 && order_score < 0
-                && !self.see_at_least(m, -get(P::SeeCaptureMargin) * depth);
+                && !self.see_at_least(m, -self.k.get(P::SeeCaptureMargin) * depth);
             return if losing {
                 Verdict::Skip
             } else {
@@ -239,15 +200,17 @@ impl<B: BoardWidth> Worker<'_, B> {
             };
         }
         // The depth this move would be searched to after its reduction.
-        let lmr_depth = (depth - 1 - reduction(depth, tried.index)).max(0);
+        let lmr_depth = (depth - 1 - plies(self.k.reduction_1024(depth, tried.index))).max(0);
         let continuation = tried.history - self.hist.quiet(tried.slot);
-        if lmr_depth < 4 && continuation < -get(P::ContHistPrune) * depth {
+        if lmr_depth < 4 && continuation < -self.k.get(P::ContHistPrune) * depth {
             return Verdict::Skip;
         }
-        let late =
-            depth <= get(P::LmpMaxDepth) && quiets_seen > late_move_limit(depth, node.improving);
-        let futile = lmr_depth <= get(P::FutilityMaxDepth)
-            && node.static_eval() + get(P::FutilityBase) + get(P::FutilityDepth) * lmr_depth
+        let late = depth <= self.k.get(P::LmpMaxDepth)
+            && quiets_seen > self.late_move_limit(depth, node.improving);
+        let futile = lmr_depth <= self.k.get(P::FutilityMaxDepth)
+            && node.static_eval()
+                + self.k.get(P::FutilityBase)
+                + self.k.get(P::FutilityDepth) * lmr_depth
                 <= alpha;
         let droppable = late || futile;
         let checks = droppable && self.may_give_check(m);
@@ -255,7 +218,8 @@ impl<B: BoardWidth> Worker<'_, B> {
             return Verdict::Skip;
         }
         // (Tested after the cheaper reasons to skip: it skips even a checking move.)
-        if lmr_depth <= 8 && !self.see_at_least(m, -get(P::SeeQuietMargin) * lmr_depth * lmr_depth)
+        if lmr_depth <= 8
+            && !self.see_at_least(m, -self.k.get(P::SeeQuietMargin) * lmr_depth * lmr_depth)
         {
             return Verdict::Skip;
         }

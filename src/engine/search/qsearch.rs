@@ -1,7 +1,7 @@
 //! Quiescence search: captures and promotions until the position is quiet, every
 //! evasion in check, with delta pruning and its own table entries.
 
-use super::params::{get, P};
+use super::params::P;
 use super::tt_score::{to_tt, tt_cutoff};
 use super::{Worker, INF, MAX_PLY};
 
@@ -123,7 +123,7 @@ impl<B: BoardWidth> Worker<'_, B> {
         } else {
             self.sh.eval.order_value(piece_type(v))
         };
-        best + gain + get(P::QsDeltaMargin) < alpha && gain < 10_000
+        best + gain + self.k.get(P::QsDeltaMargin) < alpha && gain < 10_000
     }
 
     /// Stores a quiescence result (depth 0) in the table.

@@ -2,7 +2,7 @@
 //! and the time decisions between iterations.
 
 use super::frame::NodeKind;
-use super::params::{get, P};
+use super::params::P;
 use super::{Score, SearchInfo, Worker, INF, MATE, MATE_BOUND};
 use std::sync::atomic::Ordering;
 
@@ -107,7 +107,7 @@ impl<B: BoardWidth> Worker<'_, B> {
     /// The root search at depth `d` in a window around `prev_score` (from iteration 4
     /// on), widened on each fail until the score falls inside.
     pub(super) fn aspiration(&mut self, d: i32, depth: i32, prev_score: i32) -> i32 {
-        let mut delta = get(P::AspirationDelta);
+        let mut delta = self.k.get(P::AspirationDelta);
         let (mut alpha, mut beta) = if depth >= 4 {
             (
                 (prev_score - delta).max(-INF),

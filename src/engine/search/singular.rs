@@ -8,7 +8,7 @@
 //! null move, and fails low when the excluded move was the only one.
 
 use super::frame::Node;
-use super::params::{get, P};
+use super::params::P;
 use super::tt_score::from_tt;
 use super::{Worker, MATE_BOUND};
 
@@ -44,7 +44,7 @@ impl<B: BoardWidth> Worker<'_, B> {
     /// reached it.
     pub(super) fn singular_candidate(&self, node: &Node, e: &Entry) -> bool {
         node.ply > 0
-            && node.depth >= get(P::SingularMinDepth)
+            && node.depth >= self.k.get(P::SingularMinDepth)
             && e.mv != Move::NONE
             && self.excluded[node.ply] == Move::NONE
             && e.depth >= node.depth - TT_DEPTH_MARGIN
@@ -57,7 +57,7 @@ impl<B: BoardWidth> Worker<'_, B> {
     pub(super) fn singular_test(&mut self, node: &Node, e: &Entry, beta: i32) -> Singular {
         let ply = node.ply;
         let tt_score = from_tt(e.score, ply);
-        let singular_beta = tt_score - get(P::SingularBetaMul) * node.depth / 10;
+        let singular_beta = tt_score - self.k.get(P::SingularBetaMul) * node.depth / 10;
         let depth = (node.depth - 1) / 2;
         self.excluded[ply] = e.mv;
         let kind = node.kind.null_window();
@@ -72,7 +72,7 @@ impl<B: BoardWidth> Worker<'_, B> {
             // Only deeper lines may grow: the check keeps the tree finite.
             let room = (ply as i32) < 2 * self.root_depth;
             let double = !node.is_pv()
-                && score < singular_beta - get(P::SingularDouble)
+                && score < singular_beta - self.k.get(P::SingularDouble)
                 && (ply as i32) < self.root_depth;
             Singular::Extend(match (room, double) {
                 (false, _) => 0,

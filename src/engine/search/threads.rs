@@ -27,6 +27,8 @@ pub(super) struct Shared<'a> {
     pub(super) multipv: usize,
     /// Where the workers take their histories from and give them back to.
     pub(super) histories: Option<&'a HistoryBank>,
+    /// The game's search constants.
+    pub(super) constants: std::sync::Arc<super::constants::Constants>,
 }
 
 impl Shared<'_> {
