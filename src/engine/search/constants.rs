@@ -86,6 +86,11 @@ impl std::fmt::Display for ConstantsError {
 
 impl std::error::Error for ConstantsError {}
 
+/// Every constant's default, in the order of [`PARAMS`].
+fn default_values() -> [i32; PARAMS.len()] {
+    std::array::from_fn(|i| PARAMS[i].default)
+}
+
 /// The built-in table read once: each listed game's constants, and the defaults.
 struct ByGame {
     games: HashMap<String, Arc<Constants>>,
@@ -114,11 +119,7 @@ impl ByGame {
 impl Constants {
     /// Every constant at its default.
     pub fn defaults() -> Constants {
-        let mut values = [0; PARAMS.len()];
-        for (v, p) in values.iter_mut().zip(PARAMS) {
-            *v = p.default;
-        }
-        Constants::from_values(values)
+        Constants::from_values(default_values())
     }
 
     /// The constants with these values, in the order of [`PARAMS`].
@@ -137,10 +138,7 @@ impl Constants {
     /// values in a normal build, the `Tune<Name>` options' values in an `spsa` build.
     pub fn for_game(game: &str) -> Arc<Constants> {
         if cfg!(feature = "spsa") {
-            let mut values = [0; PARAMS.len()];
-            for (i, v) in values.iter_mut().enumerate() {
-                *v = super::params::current(i);
-            }
+            let values = std::array::from_fn(super::params::current);
             return Arc::new(Constants::from_values(values));
         }
         static BUILT_IN_TABLE: Lazy<ByGame> = Lazy::new(ByGame::built_in);
@@ -195,7 +193,7 @@ impl Constants {
         line: usize,
         fields: impl Iterator<Item = &'t str>,
     ) -> Result<[i32; PARAMS.len()], ConstantsError> {
-        let mut values = Constants::defaults().values;
+        let mut values = default_values();
         let mut named = [false; PARAMS.len()];
         for field in fields {
             let Some((name, value)) = field.split_once('=') else {
