@@ -193,12 +193,12 @@ fn phase_of_a_position() {
 
 #[test]
 fn a_game_no_line_names_takes_its_networks_family() {
-    // chancellor.nnue plays chancellor, chancellorx and kingsleap
+    // chancellor.nnue plays chancellor and chancellorx
     let text = "chancellor games=chancellor input=ply lo=10 hi=200 a=100 b=50\n\
                 normal games=normal input=ply lo=10 hi=200 a=100 b=50\n";
     let models = parse(text).expect("reads");
-    let kingsleap = &all_variants()[variant_id("kingsleap").expect("kingsleap")];
-    assert_eq!(family_line(&models, kingsleap), Some(0));
+    let crosswise = &all_variants()[variant_id("chancellorx").expect("chancellorx")];
+    assert_eq!(family_line(&models, crosswise), Some(0));
     assert_eq!(family_line(&models, chess()), Some(1));
     let great = &all_variants()[variant_id("great").expect("great")];
     assert_eq!(family_line(&models, great), None);
