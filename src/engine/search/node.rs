@@ -45,7 +45,7 @@ impl<B: BoardWidth> Worker<'_, B> {
         let pv_node = kind == NodeKind::Pv;
         self.pv_len[ply.min(MAX_PLY)] = ply.min(MAX_PLY);
         if ply > 0 {
-            if let Some(s) = self.terminal(ply, EndProbe::Search) {
+            if let Some(s) = self.terminal(ply, EndProbe::Search { ply }) {
                 return s;
             }
             // Mate-distance pruning.

@@ -89,10 +89,15 @@ impl std::fmt::Display for EndReason {
 pub enum EndProbe {
     /// A real game: threefold repetition; a position with no legal move is decided.
     Game,
-    /// A node of the main search: any repetition is a draw, a lost bare king is seen
-    /// one turn early, and a position with no legal move is left to the search (which
-    /// finds it when it generates the moves) unless the n-move rule needs to know.
-    Search,
+    /// A node of the main search, `ply` plies below the root: a repetition is a draw
+    /// when it repeats a position of the searched line or is the third occurrence (see
+    /// [`Position::repeats_in_search`]), a lost bare king is seen one turn early, and a
+    /// position with no legal move is left to the search (which finds it when it
+    /// generates the moves) unless the n-move rule needs to know.
+    Search {
+        /// Plies from the search root.
+        ply: usize,
+    },
     /// A node of the quiescence search: only the material rules (bare kings, dead
     /// material), which captures can change.
     Quiescence,
@@ -173,25 +178,38 @@ impl<B: BoardWidth> Position<B> {
 
     /// How often the current position occurred before, within the reversible plies.
     pub fn repetitions(&self) -> usize {
+        self.earlier_occurrences().count()
+    }
+
+    /// Whether the search scores the current position, `ply` plies below its root, as
+    /// drawn by repetition: when its last occurrence lies inside the searched line
+    /// (after the root), or when it occurred twice before. A single earlier
+    /// occurrence in the game before the search is not a draw yet: the side that
+    /// repeats may still be the one that has to vary.
+    pub fn repeats_in_search(&self, ply: usize) -> bool {
+        let mut earlier = self.earlier_occurrences();
+        match earlier.next() {
+            None => false,
+            Some(distance) => distance < ply || earlier.next().is_some(),
+        }
+    }
+
+    /// The distances in plies, nearest first, back to each earlier occurrence of the
+    /// current position within the reversible plies.
+    fn earlier_occurrences(&self) -> impl Iterator<Item = usize> + '_ {
         let key = self.key();
         let h = self.history();
         let window = (self.state().halfmove as usize).min(h.len());
-        let mut count = 0;
         // Walk back ply by ply; a state reached by no move (the setup, or a null move
         // in the search) ends the walk: nothing before it repeats this position.
-        let mut k = h.len();
         let mut last = self.state().last_move;
-        for step in 1..=window {
-            if last == crate::rules::moves::Move::NONE {
-                break;
-            }
-            k -= 1;
-            last = h[k].last_move;
-            if step % 2 == 0 && h[k].key == key {
-                count += 1;
-            }
-        }
-        count
+        (1..=window)
+            .take_while(move |&step| {
+                let reached_by_move = last != crate::rules::moves::Move::NONE;
+                last = h[h.len() - step].last_move;
+                reached_by_move
+            })
+            .filter(move |&step| step % 2 == 0 && h[h.len() - step].key == key)
     }
 
     /// The game's result if it has ended here, with the rule that ended it.
@@ -218,15 +236,15 @@ impl<B: BoardWidth> Position<B> {
         }
         if self.state().halfmove >= end.n_move_plies {
             // A win by no legal move comes before the n-move rule.
-            if probe == EndProbe::Search && !self.has_legal_move() {
+            if matches!(probe, EndProbe::Search { .. }) && !self.has_legal_move() {
                 return Some(self.no_move_ending());
             }
             let n = end.n_move_plies / 2;
             return Some(Ending::now(GameResult::Draw, EndReason::NMoveRule(n)));
         }
         let repeated = match probe {
-            EndProbe::Game => self.is_threefold(),
-            EndProbe::Search | EndProbe::Quiescence => self.repetitions() >= 1,
+            EndProbe::Search { ply } => self.repeats_in_search(ply),
+            _ => self.is_threefold(),
         };
         if repeated {
             return Some(Ending::now(GameResult::Draw, EndReason::Repetition));
@@ -376,5 +394,53 @@ impl<B: BoardWidth> Position<B> {
                     && ((bishops & r.dark) == bishops || (bishops & r.dark).is_empty())
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::compile::BoardWidth;
+    use crate::rules::position::Position;
+    use crate::rules::variant::variant_id;
+
+    /// Chess from the start position after `moves`, played as a game before a search.
+    fn chess_after(moves: &str) -> Position<u64> {
+        let id = variant_id("normal").expect("chess is a variant");
+        let start = crate::rules::variant::all_variants()[id].start_fen;
+        let mut pos = Position::<u64>::from_fen(u64::rules(id), start).expect("start FEN");
+        for text in moves.split_whitespace() {
+            let m = pos.parse_move(text).expect("legal move");
+            pos.make(m);
+        }
+        pos
+    }
+
+    #[test]
+    fn a_repeat_inside_the_searched_line_is_a_draw() {
+        // The knights go out and back: the start position again, 4 plies later.
+        let pos = chess_after("g1f3 g8f6 f3g1 f6g8");
+        assert_eq!(pos.repetitions(), 1);
+        // Searched from the start position (4 plies up), the earlier occurrence is
+        // the root itself: not yet a draw. From 5 plies up it lies inside the line.
+        assert!(!pos.repeats_in_search(4));
+        assert!(pos.repeats_in_search(5));
+        // A root after the first move: the start position was played before the
+        // search, once, so the repeat is not a draw inside the tree.
+        assert!(!pos.repeats_in_search(3));
+    }
+
+    #[test]
+    fn a_third_occurrence_is_a_draw_at_any_ply() {
+        let pos = chess_after("g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
+        assert_eq!(pos.repetitions(), 2);
+        assert!(pos.is_threefold());
+        assert!(pos.repeats_in_search(1));
+    }
+
+    #[test]
+    fn no_earlier_occurrence_is_no_draw() {
+        let pos = chess_after("g1f3 g8f6 f3g1");
+        assert_eq!(pos.repetitions(), 0);
+        assert!(!pos.repeats_in_search(100));
     }
 }
