@@ -498,6 +498,42 @@ class Training(unittest.TestCase):
         with self.assertRaisesRegex(AssertionError, "8 king buckets, this run has no king"):
             self.train("kb3.nnue", "--resume", ckpt, "--epochs", "2", data=self.kings)
 
+    def test_a_chess_net_starts_a_game_of_more_types_by_its_type_map(self):
+        kb = ["--king-buckets", "chess8"]
+        old, _ = self.train("chess-kb.nnue", *kb, data=self.kings)
+        seven = os.path.join(self.dir, "seven.bin")
+        run(["make_synthetic.py", "--out", seven, "--positions", "2000", "--seed", "5",
+             "--types", "7", "--royal-type", "6"])
+        ours = ["--types", "7", "--games", "chancellor", "--royal-type", "6", *kb]
+        type_map = [0, 1, 2, 3, 4, 4, 5]
+        path, log = self.train("chancellor-kb.nnue", *ours, "--init-net", old, "--lr", "1e-9",
+                               "--init-types", ",".join(map(str, type_map)), data=seven)
+        self.assertIn(f"started from the weights of {old}", log)
+        first, net = nnuefmt.read_net(old), nnuefmt.read_net(path)
+        self.assertEqual((net.T, net.R, net.KB), (7, 6, 8))
+        # Every row of every bucket is the old row of its mapped type (within the tiny
+        # learning rate): board rows (r*T + t)*N + s, then hand rows.
+        a = first.W1.reshape(8, 2 * 6 * 72, 16).astype(np.int64)
+        b = net.W1.reshape(8, 2 * 7 * 72, 16).astype(np.int64)
+        for r in range(2):
+            for t, s in enumerate(type_map):
+                new, src = (r * 7 + t) * 64, (r * 6 + s) * 64
+                self.assertLessEqual(int(np.abs(b[:, new:new + 64] - a[:, src:src + 64]).max()), 1)
+                new, src = 2 * 7 * 64 + (r * 7 + t) * 8, 2 * 6 * 64 + (r * 6 + s) * 8
+                self.assertLessEqual(int(np.abs(b[:, new:new + 8] - a[:, src:src + 8]).max()), 1)
+        refusals = [("0,1,2,3,4,5", "has 6 entries; this run has T = 7"),
+                    ("0,1,2,3,4,6,5", "names type 6; the init net has types 0 to 5"),
+                    ("0,1,2,3,4,5,4", "royal type 6 starts from type 4, not the init net's"),
+                    ("0,1,x", "not comma-separated type numbers")]
+        for text, message in refusals:
+            with self.assertRaisesRegex(AssertionError, message):
+                self.train("bad-map.nnue", *ours, "--init-net", old, "--init-types", text,
+                           data=seven)
+        with self.assertRaisesRegex(AssertionError, "T = 6, N = 64"):
+            self.train("no-map.nnue", *ours, "--init-net", old, data=seven)
+        with self.assertRaisesRegex(AssertionError, "--init-types goes with --init-net"):
+            self.train("no-net.nnue", "--init-types", "0,1,2,3,4,5")
+
     def test_bad_king_bucket_options_are_refused(self):
         cases = [(("--king-buckets", "chess8", "--squares", "80"), "chess8 is for 8x8 boards"),
                  (("--king-buckets", "chess8", "--mirror", "4"), "--mirror says 4"),

@@ -109,6 +109,10 @@ def parse_args(argv=None):
                          "net is widened: the new units get fresh input weights and zero "
                          "output weights, so the run starts from the same function); Adam "
                          "starts from zero moments")
+    ap.add_argument("--init-types", default=None, metavar="MAP",
+                    help="with --init-net of another game: per type of this run, the init "
+                         "net's type whose input rows it starts from (chess into the "
+                         "chancellor games: 0,1,2,3,4,4,5; retype.py)")
     ap.add_argument("--match-scale", default=None, metavar="NNUE",
                     help="write the net with the output scale (centipawns per unit of y, a "
                          "version-4 field) that brings its evaluation to this net's scale "
@@ -124,6 +128,8 @@ def parse_args(argv=None):
     args = ap.parse_args(argv)
     if args.resume and args.init_net:
         ap.error("--resume and --init-net exclude each other")
+    if args.init_types and not args.init_net:
+        ap.error("--init-types goes with --init-net")
     if args.threads < 1:
         ap.error("--threads must be at least 1")
     if args.epochs < 1 or args.batch < 1 or args.lr <= 0:
@@ -216,6 +222,7 @@ import jax.numpy as jnp  # noqa: E402
 import optax  # noqa: E402
 
 import nnuefmt  # noqa: E402
+import retype  # noqa: E402
 import scale  # noqa: E402
 from nnuefmt import K_HAND, WEIGHT_CLIP  # noqa: E402
 
@@ -423,15 +430,22 @@ def load_checkpoint(path, adam, F, H, O=1, rows=None):
     return params, opt_state, epoch, meta
 
 
-def params_from_net(path, T, N, H, O=1, activation=nnuefmt.CRELU, kings=None):
+def params_from_net(path, T, N, H, O=1, activation=nnuefmt.CRELU, kings=None,
+                    type_map=None):
     """The float weights a quantised net file stands for (its integers over the scales).
     A net of one bucket fills every one of the O buckets with its output layer. W1 is the
-    file's: (KB*F, H) for a version-3 net, whose king buckets must be the run's."""
+    file's: (KB*F, H) for a version-3 net, whose king buckets must be the run's; with
+    `type_map` (retype.py) its rows are carried into this run's T types."""
     try:
         net = nnuefmt.read_net(path)
-    except (nnuefmt.FormatError, OSError) as e:
+        if type_map is not None:
+            type_map = retype.parse_type_map(type_map, T, net.T)
+            if net.KB > 1 and kings:
+                retype.mapped_royal(type_map, net.R, kings.R)
+                net.R = kings.R
+    except (nnuefmt.FormatError, OSError, retype.TypeMapError) as e:
         sys.exit(f"error: {e}")
-    if (net.T, net.N) != (T, N) or net.H > H:
+    if type_map is None and net.T != T or net.N != N or net.H > H:
         sys.exit(f"{path}: T = {net.T}, N = {net.N}, H = {net.H}; this run has "
                  f"T = {T}, N = {N}, H = {H} (H may grow, not shrink)")
     if net.material is not None:
@@ -450,6 +464,8 @@ def params_from_net(path, T, N, H, O=1, activation=nnuefmt.CRELU, kings=None):
         log(f"note: {path} has another activation; the run starts from its weights, "
             f"not from its function")
     W1, B1, W2, B2 = nnuefmt.dequantise(net, np.float32)
+    if type_map is not None:
+        W1 = retype.retype_rows(W1, type_map, net.T, N, net.K)
     if O == 1:
         W2, B2 = W2[0], B2[0]
     elif net.O == 1:
@@ -692,7 +708,8 @@ def main():
                 sys.exit(f"{args.resume}: {k} = {old[k]}, this run has {meta[k]}")
         log(f"resumed from {args.resume} after epoch {start_epoch}")
     elif args.init_net:
-        params = params_from_net(args.init_net, T, N, H, O, activation_code(args), kings)
+        params = params_from_net(args.init_net, T, N, H, O, activation_code(args), kings,
+                                 args.init_types)
         narrower = params["W1"].shape[1]
         if kings is not None:
             params["W1"] = kings.factorise(params["W1"])
