@@ -46,10 +46,7 @@ def retype_rows(W1, type_map, old_types, squares, hand):
     arranged for the new types: row (r, t, ...) of the result is row (r, type_map[t], ...)
     of the input, in every king bucket."""
     old_f = 2 * old_types * (squares + hand)
-    if W1.shape[0] % old_f:
-        raise TypeMapError(f"W1 has {W1.shape[0]} rows, not a multiple of F = {old_f}")
     buckets = W1.shape[0] // old_f
-    new_types = len(type_map)
     index = []
     for r in range(2):
         for t in type_map:
@@ -59,7 +56,5 @@ def retype_rows(W1, type_map, old_types, squares, hand):
         for t in type_map:
             first = 2 * old_types * squares + (r * old_types + t) * hand
             index.extend(range(first, first + hand))
-    index = np.asarray(index)
-    assert len(index) == 2 * new_types * (squares + hand)
     per_bucket = W1.reshape(buckets, old_f, -1)[:, index, :]
     return np.ascontiguousarray(per_bucket.reshape(buckets * len(index), -1))
