@@ -388,17 +388,26 @@ static BUILT_IN: Lazy<Result<Table, WdlError>> = Lazy::new(|| {
 /// The line serving `def`: the one naming it, else one naming a game that `def`'s
 /// built-in network also plays.
 fn family_line(models: &[Model], def: &VariantDef) -> Option<usize> {
+    let nets: Vec<Vec<String>> = built_in::files()
+        .into_iter()
+        .filter_map(|(_, file)| file.ok())
+        .map(|file| file.games)
+        .collect();
+    line_for_game(models, def.name, &nets)
+}
+
+/// The line naming `game`, else one naming a game that shares a network with it; each
+/// entry of `nets` is the games one network file plays.
+fn line_for_game(models: &[Model], game: &str, nets: &[Vec<String>]) -> Option<usize> {
     let named = |name: &str| {
         models
             .iter()
             .position(|m| m.games.iter().any(|g| g == name))
     };
-    named(def.name).or_else(|| {
-        built_in::files()
-            .into_iter()
-            .filter_map(|(_, file)| file.ok())
-            .filter(|file| file.games.iter().any(|g| g == def.name))
-            .find_map(|file| file.games.iter().find_map(|g| named(g)))
+    named(game).or_else(|| {
+        nets.iter()
+            .filter(|games| games.iter().any(|g| g == game))
+            .find_map(|games| games.iter().find_map(|g| named(g)))
     })
 }
 

@@ -193,12 +193,18 @@ fn phase_of_a_position() {
 
 #[test]
 fn a_game_no_line_names_takes_its_networks_family() {
-    // chancellor.nnue plays chancellor and chancellorx
+    // a file playing chancellor and chancellorx lends chancellor's line to chancellorx
     let text = "chancellor games=chancellor input=ply lo=10 hi=200 a=100 b=50\n\
                 normal games=normal input=ply lo=10 hi=200 a=100 b=50\n";
     let models = parse(text).expect("reads");
-    let crosswise = &all_variants()[variant_id("chancellorx").expect("chancellorx")];
-    assert_eq!(family_line(&models, crosswise), Some(0));
+    let games = |list: &[&str]| list.iter().map(|g| g.to_string()).collect::<Vec<_>>();
+    let nets = [games(&["normal"]), games(&["chancellor", "chancellorx"])];
+    assert_eq!(line_for_game(&models, "chancellorx", &nets), Some(0));
+    assert_eq!(line_for_game(&models, "normal", &nets), Some(1));
+    assert_eq!(line_for_game(&models, "great", &nets), None);
+    // without the shared file chancellorx has no line
+    assert_eq!(line_for_game(&models, "chancellorx", &nets[..1]), None);
+    // the built-in files: chess names its own line, great has none in this text
     assert_eq!(family_line(&models, chess()), Some(1));
     let great = &all_variants()[variant_id("great").expect("great")];
     assert_eq!(family_line(&models, great), None);
