@@ -388,12 +388,7 @@ static BUILT_IN: Lazy<Result<Table, WdlError>> = Lazy::new(|| {
 /// The line serving `def`: the one naming it, else one naming a game that `def`'s
 /// built-in network also plays.
 fn family_line(models: &[Model], def: &VariantDef) -> Option<usize> {
-    let nets: Vec<Vec<String>> = built_in::files()
-        .into_iter()
-        .filter_map(|(_, file)| file.ok())
-        .map(|file| file.games)
-        .collect();
-    line_for_game(models, def.name, &nets)
+    line_for_game(models, def.name, &built_in::games_by_file())
 }
 
 /// The line naming `game`, else one naming a game that shares a network with it; each

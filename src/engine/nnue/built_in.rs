@@ -1,32 +1,36 @@
 //! The networks built into the binary: every `eval-tables/nets/*.nnue` at build time.
 
-use once_cell::sync::Lazy;
-
 use crate::engine::nnue::{NetFile, Network};
 use crate::rules::variant::VariantDef;
 
 include!(concat!(env!("OUT_DIR"), "/built_in_nets.rs"));
 
-/// The built-in files, parsed: a file that does not parse or fit its games is left out
-/// with a warning (the tests require every one to be good).
-static PARSED: Lazy<Vec<(&'static str, NetFile)>> = Lazy::new(|| {
-    files()
-        .into_iter()
-        .filter_map(|(name, checked)| match checked {
-            Ok(file) => Some((name, file)),
+/// The built-in network for `def`'s game, if one names it. Only the files whose header
+/// names the game are parsed, so a game does not hold every other game's weights.
+pub fn for_game(def: &VariantDef) -> Option<Network> {
+    BUILT_IN_FILES
+        .iter()
+        .filter(|(_, bytes)| games_of(bytes).iter().any(|g| g == def.name))
+        .find_map(|(name, bytes)| match NetFile::parse(bytes) {
+            Ok(file) => Network::for_game(&file, def, &format!("built-in {name}")).ok(),
             Err(e) => {
                 tracing::warn!("built-in net {name}: {e}");
                 None
             }
         })
-        .collect()
-});
+}
 
-/// The built-in network for `def`'s game, if one names it.
-pub fn for_game(def: &VariantDef) -> Option<Network> {
-    PARSED
+/// The games each built-in file's header names (empty for a file whose header does not
+/// read), without parsing the weights.
+pub fn games_by_file() -> Vec<Vec<String>> {
+    BUILT_IN_FILES
         .iter()
-        .find_map(|(name, file)| Network::for_game(file, def, &format!("built-in {name}")).ok())
+        .map(|(_, bytes)| games_of(bytes))
+        .collect()
+}
+
+fn games_of(bytes: &[u8]) -> Vec<String> {
+    NetFile::games_of(bytes).unwrap_or_default()
 }
 
 /// The names of the built-in files, each parsed and checked against its games.

@@ -244,6 +244,20 @@ impl NetFile {
         }
     }
 
+    /// The games a net file's header names, read without parsing its weights.
+    pub fn games_of(bytes: &[u8]) -> Result<Vec<String>, NetError> {
+        let mut r = Reader { bytes, at: 0 };
+        if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+            return Err(NetError::NotANet);
+        }
+        r.take(MAGIC.len())?;
+        let version = r.u32()?;
+        if !(1..=VERSION).contains(&version) {
+            return Err(NetError::Version(version));
+        }
+        read_games(&mut r)
+    }
+
     /// Parses a net file's bytes (version 1 to 5).
     pub fn parse(bytes: &[u8]) -> Result<NetFile, NetError> {
         let mut r = Reader { bytes, at: 0 };
