@@ -246,29 +246,13 @@ impl NetFile {
 
     /// The games a net file's header names, read without parsing its weights.
     pub fn games_of(bytes: &[u8]) -> Result<Vec<String>, NetError> {
-        let mut r = Reader { bytes, at: 0 };
-        if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
-            return Err(NetError::NotANet);
-        }
-        r.take(MAGIC.len())?;
-        let version = r.u32()?;
-        if !(1..=VERSION).contains(&version) {
-            return Err(NetError::Version(version));
-        }
+        let (mut r, _) = open(bytes)?;
         read_games(&mut r)
     }
 
     /// Parses a net file's bytes (version 1 to 5).
     pub fn parse(bytes: &[u8]) -> Result<NetFile, NetError> {
-        let mut r = Reader { bytes, at: 0 };
-        if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
-            return Err(NetError::NotANet);
-        }
-        r.take(MAGIC.len())?;
-        let version = r.u32()?;
-        if !(1..=VERSION).contains(&version) {
-            return Err(NetError::Version(version));
-        }
+        let (mut r, version) = open(bytes)?;
         let games = read_games(&mut r)?;
         let mut dims = [0usize; 4];
         for d in &mut dims {
@@ -381,6 +365,20 @@ impl NetFile {
         }
         b
     }
+}
+
+/// A reader past a net file's magic and version, and that version (checked).
+fn open(bytes: &[u8]) -> Result<(Reader<'_>, u32), NetError> {
+    let mut r = Reader { bytes, at: 0 };
+    if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+        return Err(NetError::NotANet);
+    }
+    r.take(MAGIC.len())?;
+    let version = r.u32()?;
+    if !(1..=VERSION).contains(&version) {
+        return Err(NetError::Version(version));
+    }
+    Ok((r, version))
 }
 
 /// The games text: its length, then comma-separated names.
